@@ -1,0 +1,229 @@
+# The book's pipeline as Ninja edges with exact dependencies:
+#
+#   chapters/S.md --parse--> model/S.json (+ S.code.json, S.index.json)
+#   all S.code.json --tangle--> snippets/** (+ listings/S.listings.json)
+#   snippets --g++--> libllm + one demo per chapter
+#   demo --run-demo--> out/S/{stdout.txt, values.json, tables/, figures/}
+#   model + outputs --check--> check/S.stamp
+#   model + outputs --render--> site/S.html
+#   snippets/llm --doxygen--> site/api/
+#   everything --publish--> build/book (an atomic switch)
+#
+# Files written only when their bytes change are BYPRODUCTS, so Ninja
+# (restat) stops there: a prose edit does not recompile or rerun anything.
+#
+# Each stage is its own target (book_model, tangle, llm and the demos,
+# run_chNN, book). A command's OUTPUT is a stamp used by its own stage
+# only; later stages depend on the files it writes (its BYPRODUCTS) and on
+# the stage target. This keeps CMake from attaching early commands to late
+# targets, which would make a dependency cycle.
+
+set(BOOK_SOURCE ${PROJECT_SOURCE_DIR})
+set(BOOK_BUILD ${PROJECT_BINARY_DIR})
+set(MODEL_DIR ${BOOK_BUILD}/model)
+set(OUT_DIR ${BOOK_BUILD}/out)
+set(SITE_DIR ${BOOK_BUILD}/site)
+set(STAMP_DIR ${BOOK_BUILD}/stamps)
+set(LISTINGS_DIR ${BOOK_BUILD}/listings)
+set(SNIPPETS_DIR ${BOOK_SOURCE}/snippets)
+file(MAKE_DIRECTORY ${MODEL_DIR} ${OUT_DIR} ${SITE_DIR} ${STAMP_DIR}
+     ${LISTINGS_DIR})
+
+set(LITBOOK $<TARGET_FILE:litbook>)
+
+file(GLOB BOOK_CHAPTER_FILES CONFIGURE_DEPENDS
+     ${BOOK_SOURCE}/chapters/[0-9][0-9]-*.md)
+list(SORT BOOK_CHAPTER_FILES)
+set(BOOK_STEMS "")
+foreach(f IN LISTS BOOK_CHAPTER_FILES)
+  get_filename_component(stem ${f} NAME_WE)
+  list(APPEND BOOK_STEMS ${stem})
+endforeach()
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+             ${BOOK_SOURCE}/book/book.yaml)
+
+# ---- parse --------------------------------------------------------------
+set(CODE_JSONS "")
+set(PARSE_STAMPS "")
+set(INDEX_JSONS "")
+foreach(stem IN LISTS BOOK_STEMS)
+  add_custom_command(
+    OUTPUT ${STAMP_DIR}/${stem}.parse.stamp
+    BYPRODUCTS ${MODEL_DIR}/${stem}.json ${MODEL_DIR}/${stem}.code.json
+               ${MODEL_DIR}/${stem}.index.json
+    COMMAND ${LITBOOK} parse chapters/${stem}.md --model-dir ${MODEL_DIR}
+    COMMAND ${CMAKE_COMMAND} -E touch ${STAMP_DIR}/${stem}.parse.stamp
+    DEPENDS ${BOOK_SOURCE}/chapters/${stem}.md litbook
+    WORKING_DIRECTORY ${BOOK_SOURCE}
+    COMMENT "Parsing ${stem}"
+    VERBATIM)
+  list(APPEND PARSE_STAMPS ${STAMP_DIR}/${stem}.parse.stamp)
+  list(APPEND CODE_JSONS ${MODEL_DIR}/${stem}.code.json)
+  list(APPEND INDEX_JSONS ${MODEL_DIR}/${stem}.index.json)
+endforeach()
+
+add_custom_command(
+  OUTPUT ${STAMP_DIR}/book-index.stamp
+  BYPRODUCTS ${MODEL_DIR}/book-index.json
+  COMMAND ${LITBOOK} book-index --model-dir ${MODEL_DIR}
+          --out ${MODEL_DIR}/book-index.json
+  COMMAND ${CMAKE_COMMAND} -E touch ${STAMP_DIR}/book-index.stamp
+  DEPENDS ${INDEX_JSONS} ${BOOK_SOURCE}/book/book.yaml litbook
+  WORKING_DIRECTORY ${BOOK_SOURCE}
+  COMMENT "Indexing the book"
+  VERBATIM)
+add_custom_target(book_model
+  DEPENDS ${PARSE_STAMPS} ${STAMP_DIR}/book-index.stamp)
+
+# ---- tangle -------------------------------------------------------------
+# The manifest lists the files the chapters produce; it is generated and
+# committed with snippets/. A change to it reconfigures CMake.
+set(LITBOOK_LIBRARY_SOURCES "")
+set(LITBOOK_DEMOS "")
+if(EXISTS ${SNIPPETS_DIR}/snippets.cmake)
+  include(${SNIPPETS_DIR}/snippets.cmake)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+               ${SNIPPETS_DIR}/snippets.cmake)
+endif()
+file(GLOB_RECURSE SNIPPET_HEADERS CONFIGURE_DEPENDS ${SNIPPETS_DIR}/*.hpp)
+set(SNIPPET_FILES ${SNIPPET_HEADERS} ${SNIPPETS_DIR}/snippets.cmake)
+foreach(src IN LISTS LITBOOK_LIBRARY_SOURCES)
+  list(APPEND SNIPPET_FILES ${SNIPPETS_DIR}/${src})
+endforeach()
+foreach(demo IN LISTS LITBOOK_DEMOS)
+  list(APPEND SNIPPET_FILES ${SNIPPETS_DIR}/demos/${demo}.cpp)
+endforeach()
+set(LISTING_JSONS "")
+foreach(stem IN LISTS BOOK_STEMS)
+  list(APPEND LISTING_JSONS ${LISTINGS_DIR}/${stem}.listings.json)
+endforeach()
+
+add_custom_command(
+  OUTPUT ${STAMP_DIR}/tangle.stamp
+  BYPRODUCTS ${SNIPPET_FILES} ${LISTING_JSONS}
+  COMMAND ${LITBOOK} tangle --model-dir ${MODEL_DIR}
+          --listings ${LISTINGS_DIR} --stamp ${STAMP_DIR}/tangle.stamp
+  DEPENDS ${CODE_JSONS} ${BOOK_SOURCE}/book/book.yaml litbook
+  WORKING_DIRECTORY ${BOOK_SOURCE}
+  COMMENT "Tangling the chapters into snippets/"
+  VERBATIM)
+add_custom_target(tangle DEPENDS ${STAMP_DIR}/tangle.stamp)
+add_dependencies(tangle book_model)
+
+# ---- the library and the demos -----------------------------------------
+set(LLM_SOURCES "")
+foreach(src IN LISTS LITBOOK_LIBRARY_SOURCES)
+  list(APPEND LLM_SOURCES ${SNIPPETS_DIR}/${src})
+endforeach()
+if(LLM_SOURCES)
+  add_library(llm STATIC ${LLM_SOURCES})
+else()
+  add_library(llm INTERFACE)
+endif()
+target_include_directories(llm INTERFACE ${SNIPPETS_DIR})
+if(LLM_SOURCES)
+  target_include_directories(llm PUBLIC ${SNIPPETS_DIR})
+endif()
+add_dependencies(llm tangle)
+
+set(BOOK_RUN_TARGETS "")
+foreach(stem IN LISTS LITBOOK_DEMOS)
+  string(SUBSTRING ${stem} 0 2 number)
+  set(exe ch${number})
+  add_executable(${exe} ${SNIPPETS_DIR}/demos/${stem}.cpp)
+  target_link_libraries(${exe} PRIVATE llm bookio)
+  add_custom_command(
+    OUTPUT ${STAMP_DIR}/${stem}.run.stamp
+    BYPRODUCTS ${OUT_DIR}/${stem}.digest
+    COMMAND ${LITBOOK} run-demo --exe $<TARGET_FILE:${exe}>
+            --out ${OUT_DIR}/${stem} --chapter chapters/${stem}.md
+            --timeout 60
+    COMMAND ${CMAKE_COMMAND} -E touch ${STAMP_DIR}/${stem}.run.stamp
+    DEPENDS ${exe} litbook
+    WORKING_DIRECTORY ${BOOK_SOURCE}
+    COMMENT "Running the demo of ${stem}"
+    VERBATIM)
+  add_custom_target(run_${exe} DEPENDS ${STAMP_DIR}/${stem}.run.stamp)
+  list(APPEND BOOK_RUN_TARGETS run_${exe})
+endforeach()
+
+# ---- check and render ---------------------------------------------------
+set(BOOK_CHECK_STAMPS "")
+set(BOOK_PAGES "")
+foreach(stem IN LISTS BOOK_STEMS)
+  set(outputs "")
+  if(stem IN_LIST LITBOOK_DEMOS)
+    set(outputs ${OUT_DIR}/${stem}.digest)
+  endif()
+  add_custom_command(
+    OUTPUT ${STAMP_DIR}/${stem}.check.stamp
+    COMMAND ${LITBOOK} check chapters/${stem}.md --model-dir ${MODEL_DIR}
+            --outputs ${OUT_DIR} --book-index ${MODEL_DIR}/book-index.json
+            --stamp ${STAMP_DIR}/${stem}.check.stamp
+    DEPENDS ${MODEL_DIR}/${stem}.json ${MODEL_DIR}/book-index.json
+            ${outputs} litbook
+    WORKING_DIRECTORY ${BOOK_SOURCE}
+    COMMENT "Checking ${stem}"
+    VERBATIM)
+  add_custom_command(
+    OUTPUT ${SITE_DIR}/${stem}.html
+    COMMAND ${LITBOOK} render chapters/${stem}.md --model-dir ${MODEL_DIR}
+            --outputs ${OUT_DIR} --book-index ${MODEL_DIR}/book-index.json
+            --listings ${LISTINGS_DIR} --site ${SITE_DIR}
+            --cache ${BOOK_BUILD}/cache
+    DEPENDS ${MODEL_DIR}/${stem}.json ${MODEL_DIR}/book-index.json
+            ${LISTINGS_DIR}/${stem}.listings.json ${outputs}
+            ${BOOK_SOURCE}/book/template.html
+            ${BOOK_SOURCE}/tools/katex-render.js litbook
+    WORKING_DIRECTORY ${BOOK_SOURCE}
+    COMMENT "Rendering ${stem}"
+    VERBATIM)
+  list(APPEND BOOK_CHECK_STAMPS ${STAMP_DIR}/${stem}.check.stamp)
+  list(APPEND BOOK_PAGES ${SITE_DIR}/${stem}.html)
+endforeach()
+
+add_custom_command(
+  OUTPUT ${SITE_DIR}/index.html
+  COMMAND ${LITBOOK} render --landing --book-index ${MODEL_DIR}/book-index.json
+          --site ${SITE_DIR}
+  DEPENDS ${MODEL_DIR}/book-index.json ${BOOK_SOURCE}/book/template.html
+          litbook
+  WORKING_DIRECTORY ${BOOK_SOURCE}
+  COMMENT "Rendering the landing page"
+  VERBATIM)
+
+add_custom_command(
+  OUTPUT ${STAMP_DIR}/assets.stamp
+  COMMAND ${LITBOOK} render --assets --site ${SITE_DIR}
+  COMMAND ${CMAKE_COMMAND} -E touch ${STAMP_DIR}/assets.stamp
+  DEPENDS ${BOOK_SOURCE}/book/style.css ${BOOK_SOURCE}/book/book.js litbook
+  WORKING_DIRECTORY ${BOOK_SOURCE}
+  COMMENT "Copying the book's assets"
+  VERBATIM)
+
+# ---- API reference ------------------------------------------------------
+configure_file(${BOOK_SOURCE}/book/Doxyfile.in ${BOOK_BUILD}/Doxyfile @ONLY)
+add_custom_command(
+  OUTPUT ${STAMP_DIR}/api.stamp
+  COMMAND ${CMAKE_COMMAND} -E rm -rf ${BOOK_BUILD}/doxygen
+  COMMAND ${DOXYGEN} ${BOOK_BUILD}/Doxyfile
+  COMMAND ${CMAKE_COMMAND} -E rm -rf ${SITE_DIR}/api
+  COMMAND ${CMAKE_COMMAND} -E rename ${BOOK_BUILD}/doxygen/html ${SITE_DIR}/api
+  COMMAND ${CMAKE_COMMAND} -E touch ${STAMP_DIR}/api.stamp
+  DEPENDS ${SNIPPET_HEADERS} ${LLM_SOURCES} ${BOOK_BUILD}/Doxyfile
+  WORKING_DIRECTORY ${BOOK_SOURCE}
+  COMMENT "Generating the API reference"
+  VERBATIM)
+
+# ---- publish ------------------------------------------------------------
+add_custom_command(
+  OUTPUT ${STAMP_DIR}/publish.stamp
+  COMMAND ${LITBOOK} publish --site ${SITE_DIR} --book ${BOOK_BUILD}/book
+  COMMAND ${CMAKE_COMMAND} -E touch ${STAMP_DIR}/publish.stamp
+  DEPENDS ${BOOK_CHECK_STAMPS} ${BOOK_PAGES} ${SITE_DIR}/index.html
+          ${STAMP_DIR}/assets.stamp ${STAMP_DIR}/api.stamp litbook
+  WORKING_DIRECTORY ${BOOK_SOURCE}
+  COMMENT "Publishing build/book"
+  VERBATIM)
+add_custom_target(book ALL DEPENDS ${STAMP_DIR}/publish.stamp)
+add_dependencies(book book_model tangle ${BOOK_RUN_TARGETS})

@@ -1,0 +1,186 @@
+#include "book.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+#include <regex>
+
+namespace litbook {
+
+namespace {
+
+std::string meta_string(const Json& v) {
+  if (v.is_null()) return {};
+  if (v["t"] == "MetaString") return v["c"].get<std::string>();
+  if (v["t"] == "MetaInlines") return inline_text(v["c"]);
+  return {};
+}
+
+// Finds the line of `needle` in the YAML text, for diagnostics.
+int line_of(const std::string& text, const std::string& needle) {
+  auto pos = text.find(needle);
+  if (pos == std::string::npos) return 0;
+  return 1 + static_cast<int>(std::count(text.begin(),
+                                         text.begin() + static_cast<long>(pos),
+                                         '\n'));
+}
+
+}  // namespace
+
+std::optional<std::size_t> Book::find(std::string_view key) const {
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const std::string& stem = order[i];
+    if (stem == key) return i;
+    auto dash = stem.find('-');
+    if (dash != std::string::npos && stem.substr(dash + 1) == key) return i;
+    if (stem.substr(0, dash) == key) return i;
+  }
+  return std::nullopt;
+}
+
+const Part* Book::part_of(const std::string& stem) const {
+  for (const auto& p : parts) {
+    if (std::find(p.stems.begin(), p.stems.end(), stem) != p.stems.end()) {
+      return &p;
+    }
+  }
+  return nullptr;
+}
+
+Book load_book(const fs::path& root) {
+  fs::path yaml_path = root / "book" / "book.yaml";
+  std::string display = display_path(yaml_path);
+  std::string yaml = read_file(yaml_path);
+  ProcessOptions opts;
+  opts.input = "---\n" + yaml + "\n---\n";
+  auto result = run_process({"pandoc", "-f", "markdown", "-t", "json"}, opts);
+  if (result.exit_code != 0) {
+    throw Failure({display, 0}, "invalid YAML: " + result.err);
+  }
+  Json meta = Json::parse(result.out)["meta"];
+  Diagnostics diags;
+  Book book;
+  book.root = root;
+  book.title = meta_string(meta.value("title", Json()));
+  if (book.title.empty()) diags.add({display, 1}, "missing 'title'");
+  if (!meta.contains("parts") || meta["parts"]["t"] != "MetaList") {
+    diags.add({display, 1}, "missing 'parts' (a list of parts)");
+    diags.throw_if_any();
+  }
+  std::map<std::string, int> seen;
+  for (const auto& p : meta["parts"]["c"]) {
+    Part part;
+    const Json& m = p["c"];
+    std::string number = meta_string(m.value("number", Json()));
+    std::from_chars(number.data(), number.data() + number.size(), part.number);
+    part.title = meta_string(m.value("title", Json()));
+    if (part.number <= 0 || part.title.empty()) {
+      diags.add({display, line_of(yaml, part.title.empty() ? "parts" : part.title)},
+                "every part needs a 'number' and a 'title'");
+    }
+    if (m.contains("chapters")) {
+      for (const auto& c : m["chapters"]["c"]) {
+        std::string stem = meta_string(c);
+        int line = line_of(yaml, stem);
+        if (seen.count(stem)) {
+          diags.add({display, line}, "chapter '" + stem + "' is listed twice");
+          continue;
+        }
+        seen[stem] = line;
+        if (!fs::exists(root / "chapters" / (stem + ".md"))) {
+          diags.add({display, line}, "chapter '" + stem +
+                                         "' is listed but chapters/" + stem +
+                                         ".md does not exist");
+        }
+        if (!book.order.empty() && stem < book.order.back()) {
+          diags.add({display, line}, "chapter '" + stem + "' is listed after '" +
+                                         book.order.back() +
+                                         "'; list chapters in number order");
+        }
+        part.stems.push_back(stem);
+        book.order.push_back(stem);
+      }
+    }
+    book.parts.push_back(part);
+  }
+  // Every chapter file must be in the book.
+  static const std::regex chapter_name(R"(^[0-9][0-9]-[a-z0-9-]+\.md$)");
+  std::vector<std::string> files;
+  for (const auto& entry : fs::directory_iterator(root / "chapters")) {
+    std::string name = entry.path().filename().string();
+    if (std::regex_match(name, chapter_name)) files.push_back(name);
+  }
+  std::sort(files.begin(), files.end());
+  for (const auto& name : files) {
+    std::string stem = name.substr(0, name.size() - 3);
+    if (!seen.count(stem)) {
+      diags.add({display_path(root / "chapters" / name), 1},
+                "chapter is not listed in book/book.yaml");
+    }
+  }
+  diags.throw_if_any();
+  return book;
+}
+
+}  // namespace litbook
+
+namespace litbook {
+
+const IndexEntry* BookIndex::by_id(std::string_view id) const {
+  for (const auto& c : chapters) {
+    if (c.id == id) return &c;
+  }
+  return nullptr;
+}
+
+const IndexEntry* BookIndex::by_stem(std::string_view stem) const {
+  for (const auto& c : chapters) {
+    if (c.stem == stem) return &c;
+  }
+  return nullptr;
+}
+
+Json make_book_index(const Book& book, const std::vector<Json>& chapters) {
+  Diagnostics diags;
+  Json parts = Json::array();
+  for (const auto& p : book.parts) {
+    parts.push_back({{"number", p.number}, {"title", p.title},
+                     {"chapters", p.stems}});
+  }
+  std::map<std::string, std::string> ids;
+  for (const auto& c : chapters) {
+    std::string stem = c["stem"], id = c["id"];
+    Location at{display_path(book.chapter_path(stem)), 1};
+    if (auto it = ids.find(id); it != ids.end()) {
+      diags.add(at, "chapter id '" + id + "' is also used by chapters/" +
+                        it->second + ".md");
+    }
+    ids[id] = stem;
+    const Part* part = book.part_of(stem);
+    if (part && part->number != c["part"].get<int>()) {
+      diags.add(at, "front matter says part " +
+                        std::to_string(c["part"].get<int>()) +
+                        " but book/book.yaml lists it under part " +
+                        std::to_string(part->number));
+    }
+  }
+  diags.throw_if_any();
+  return Json{{"title", book.title}, {"parts", parts}, {"chapters", chapters}};
+}
+
+BookIndex book_index_from_json(const Json& j) {
+  BookIndex idx;
+  idx.title = j["title"];
+  for (const auto& p : j["parts"]) {
+    idx.parts.push_back({p["number"], p["title"],
+                         p["chapters"].get<std::vector<std::string>>()});
+  }
+  for (const auto& c : j["chapters"]) {
+    idx.chapters.push_back({c["stem"], c["id"], c["title"], c["part"],
+                            c["anchors"].get<std::vector<std::string>>(),
+                            c["headings"]});
+  }
+  return idx;
+}
+
+}  // namespace litbook

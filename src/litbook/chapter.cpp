@@ -1,0 +1,327 @@
+#include "chapter.hpp"
+
+#include <cctype>
+#include <charconv>
+#include <set>
+
+namespace litbook {
+
+// ---- positions and attributes -------------------------------------------
+
+std::optional<SourceRange> parse_data_pos(std::string_view pos) {
+  auto at = pos.rfind('@');
+  if (at != std::string_view::npos) pos.remove_prefix(at + 1);
+  auto read_point = [](std::string_view s, int& line, int& col) {
+    auto colon = s.find(':');
+    if (colon == std::string_view::npos) return false;
+    auto a = std::from_chars(s.data(), s.data() + colon, line);
+    auto b = std::from_chars(s.data() + colon + 1, s.data() + s.size(), col);
+    return a.ec == std::errc() && b.ec == std::errc();
+  };
+  SourceRange r;
+  auto first = pos.substr(0, pos.find(';'));
+  auto last = pos.substr(pos.rfind(';') == std::string_view::npos
+                             ? 0
+                             : pos.rfind(';') + 1);
+  auto dash1 = first.find('-');
+  auto dash2 = last.find('-');
+  if (dash1 == std::string_view::npos || dash2 == std::string_view::npos) {
+    return std::nullopt;
+  }
+  if (!read_point(first.substr(0, dash1), r.line, r.col)) return std::nullopt;
+  if (!read_point(last.substr(dash2 + 1), r.end_line, r.end_col)) {
+    return std::nullopt;
+  }
+  return r;
+}
+
+std::optional<std::string> attr_get(const Json& attr, std::string_view key) {
+  std::optional<std::string> found;
+  for (const auto& kv : attr[2]) {
+    if (kv[0].get_ref<const std::string&>() == key) {
+      found = kv[1].get<std::string>();  // the last one wins (data-pos)
+    }
+  }
+  return found;
+}
+
+bool attr_has_class(const Json& attr, std::string_view cls) {
+  for (const auto& c : attr[1]) {
+    if (c.get_ref<const std::string&>() == cls) return true;
+  }
+  return false;
+}
+
+namespace {
+
+bool only_position(const Json& attr) {
+  if (!attr[0].get_ref<const std::string&>().empty()) return false;
+  if (!attr[1].empty()) return false;
+  for (const auto& kv : attr[2]) {
+    if (kv[0].get_ref<const std::string&>() != "data-pos") return false;
+  }
+  return true;
+}
+
+// Keeps only the last data-pos (Pandoc sometimes adds two).
+void tidy_attr(Json& attr) {
+  Json kept = Json::array();
+  std::optional<Json> pos;
+  for (auto& kv : attr[2]) {
+    if (kv[0] == "data-pos") {
+      pos = kv;
+    } else {
+      kept.push_back(kv);
+    }
+  }
+  if (pos) kept.insert(kept.begin(), *pos);
+  attr[2] = kept;
+}
+
+bool has_digit(const std::string& s) {
+  for (char c : s) {
+    if (c >= '0' && c <= '9') return true;
+  }
+  return false;
+}
+
+// ---- simplification -----------------------------------------------------
+
+Json simplify_inlines(const Json& in);
+Json simplify_blocks(const Json& in);
+
+void append_inline(Json& out, Json node) {
+  if (node["t"] == "Str" && !out.empty() && out.back()["t"] == "Str") {
+    out.back()["c"] = out.back()["c"].get<std::string>() +
+                      node["c"].get<std::string>();
+    return;
+  }
+  out.push_back(std::move(node));
+}
+
+// Which single children keep their position wrapper: numbers (for the
+// lint), links and math (for diagnostics).
+bool keeps_position(const Json& content) {
+  if (content.size() != 1) return false;
+  const auto& t = content[0]["t"];
+  if (t == "Str") return has_digit(content[0]["c"].get<std::string>());
+  return t == "Link" || t == "Math";
+}
+
+Json simplify_inline(const Json& node) {
+  const std::string& t = node["t"].get_ref<const std::string&>();
+  Json out = node;
+  if (t == "Emph" || t == "Strong" || t == "Strikeout" || t == "Superscript" ||
+      t == "Subscript" || t == "SmallCaps" || t == "Underline") {
+    out["c"] = simplify_inlines(node["c"]);
+  } else if (t == "Quoted") {
+    out["c"][1] = simplify_inlines(node["c"][1]);
+  } else if (t == "Link" || t == "Image") {
+    tidy_attr(out["c"][0]);
+    out["c"][1] = simplify_inlines(node["c"][1]);
+  } else if (t == "Span") {
+    tidy_attr(out["c"][0]);
+    out["c"][1] = simplify_inlines(node["c"][1]);
+  } else if (t == "Note") {
+    out["c"] = simplify_blocks(node["c"]);
+  } else if (t == "Cite") {
+    out["c"][1] = simplify_inlines(node["c"][1]);
+  }
+  return out;
+}
+
+Json simplify_inlines(const Json& in) {
+  Json out = Json::array();
+  for (const auto& node : in) {
+    if (node["t"] == "Span" && only_position(node["c"][0])) {
+      const Json& content = node["c"][1];
+      if (keeps_position(content)) {
+        Json span = node;
+        tidy_attr(span["c"][0]);
+        span["c"][1] = simplify_inlines(content);
+        out.push_back(std::move(span));
+        continue;
+      }
+      for (const auto& child : simplify_inlines(content)) {
+        append_inline(out, child);
+      }
+      continue;
+    }
+    append_inline(out, simplify_inline(node));
+  }
+  return out;
+}
+
+Json simplify_block(const Json& node) {
+  const std::string& t = node["t"].get_ref<const std::string&>();
+  Json out = node;
+  if (t == "Para" || t == "Plain") {
+    out["c"] = simplify_inlines(node["c"]);
+  } else if (t == "Header") {
+    tidy_attr(out["c"][1]);
+    out["c"][2] = simplify_inlines(node["c"][2]);
+  } else if (t == "CodeBlock") {
+    tidy_attr(out["c"][0]);
+  } else if (t == "Div") {
+    tidy_attr(out["c"][0]);
+    out["c"][1] = simplify_blocks(node["c"][1]);
+  } else if (t == "BlockQuote") {
+    out["c"] = simplify_blocks(node["c"]);
+  } else if (t == "BulletList") {
+    for (auto& item : out["c"]) item = simplify_blocks(item);
+  } else if (t == "OrderedList") {
+    for (auto& item : out["c"][1]) item = simplify_blocks(item);
+  } else if (t == "DefinitionList") {
+    for (auto& entry : out["c"]) {
+      entry[0] = simplify_inlines(entry[0]);
+      for (auto& def : entry[1]) def = simplify_blocks(def);
+    }
+  } else if (t == "LineBlock") {
+    for (auto& line : out["c"]) line = simplify_inlines(line);
+  } else if (t == "Table") {
+    // [attr, caption, colspecs, head, bodies, foot]; cells hold blocks.
+    tidy_attr(out["c"][0]);
+    auto fix_rows = [](Json& rows) {
+      for (auto& row : rows) {
+        for (auto& cell : row[1]) cell[4] = simplify_blocks(cell[4]);
+      }
+    };
+    fix_rows(out["c"][3][1]);
+    for (auto& body : out["c"][4]) {
+      fix_rows(body[2]);
+      fix_rows(body[3]);
+    }
+    fix_rows(out["c"][5][1]);
+    out["c"][1][1] = simplify_blocks(out["c"][1][1]);
+  }
+  return out;
+}
+
+Json simplify_blocks(const Json& in) {
+  Json out = Json::array();
+  for (const auto& node : in) {
+    if (node["t"] == "Div" && only_position(node["c"][0])) {
+      for (const auto& child : simplify_blocks(node["c"][1])) {
+        out.push_back(child);
+      }
+      continue;
+    }
+    out.push_back(simplify_block(node));
+  }
+  return out;
+}
+
+Json simplify_meta(const Json& meta) {
+  Json out = meta;
+  for (auto& [key, value] : out.items()) {
+    (void)key;
+    if (value["t"] == "MetaInlines") {
+      value["c"] = simplify_inlines(value["c"]);
+    } else if (value["t"] == "MetaList") {
+      for (auto& item : value["c"]) {
+        if (item["t"] == "MetaInlines") item["c"] = simplify_inlines(item["c"]);
+        if (item["t"] == "MetaBlocks") item["c"] = simplify_blocks(item["c"]);
+      }
+    } else if (value["t"] == "MetaBlocks") {
+      value["c"] = simplify_blocks(value["c"]);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string inline_text(const Json& inlines) {
+  std::string out;
+  for (const auto& node : inlines) {
+    const std::string& t = node["t"].get_ref<const std::string&>();
+    if (t == "Str") {
+      out += node["c"].get<std::string>();
+    } else if (t == "Space" || t == "SoftBreak" || t == "LineBreak") {
+      out += ' ';
+    } else if (t == "Code" || t == "Math") {
+      out += node["c"][1].get<std::string>();
+    } else if (t == "Span" || t == "Link" || t == "Quoted" || t == "Cite" ||
+               t == "Image") {
+      out += inline_text(node["c"][1]);  // [attr or kind, inlines, ...]
+    } else if (t == "Emph" || t == "Strong" || t == "Strikeout" ||
+               t == "Superscript" || t == "Subscript" || t == "SmallCaps" ||
+               t == "Underline") {
+      out += inline_text(node["c"]);
+    }
+  }
+  return out;
+}
+
+namespace {
+
+bool is_fence(const std::string& line, char* kind) {
+  std::size_t i = line.find_first_not_of(' ');
+  if (i == std::string::npos || i > 3) return false;
+  char c = line[i];
+  if (c != '`' && c != '~') return false;
+  if (line.compare(i, 3, std::string(3, c)) != 0) return false;
+  if (kind) *kind = c;
+  return true;
+}
+
+// CommonMark closes an unterminated fence at the end of the document; the
+// book treats that as an error, since the rest of the chapter would
+// silently become code.
+void find_unterminated(const Json& node, const std::vector<std::string>& lines,
+                       const std::string& display, Diagnostics& diags) {
+  if (node.is_array()) {
+    for (const auto& child : node) find_unterminated(child, lines, display, diags);
+    return;
+  }
+  if (!node.is_object()) return;
+  if (node.value("t", "") == "CodeBlock") {
+    auto pos = attr_get(node["c"][0], "data-pos");
+    auto r = pos ? parse_data_pos(*pos) : std::nullopt;
+    if (!r || r->line < 1 || r->line > static_cast<int>(lines.size())) return;
+    char open_kind = 0, close_kind = 0;
+    if (!is_fence(lines[static_cast<std::size_t>(r->line - 1)], &open_kind)) {
+      return;
+    }
+    int close = r->end_col == 1 ? r->end_line - 1 : r->end_line;
+    bool closed = close > r->line && close <= static_cast<int>(lines.size()) &&
+                  is_fence(lines[static_cast<std::size_t>(close - 1)],
+                           &close_kind) &&
+                  close_kind == open_kind;
+    if (!closed) {
+      diags.add({display, r->line}, "unterminated code fence (no closing " +
+                                        std::string(3, open_kind) +
+                                        " before the end of the file)");
+    }
+    return;
+  }
+  if (node.contains("c")) find_unterminated(node["c"], lines, display, diags);
+}
+
+}  // namespace
+
+Json parse_with_pandoc(const fs::path& path) {
+  std::string display = display_path(path);
+  if (!fs::exists(path)) throw Failure({display, 0}, "no such chapter file");
+  auto result = run_process({"pandoc", "-f", "commonmark_x+sourcepos", "-t",
+                             "json", path.string()});
+  if (result.exit_code != 0) {
+    std::string msg = result.err.empty() ? "pandoc failed" : result.err;
+    while (!msg.empty() && (msg.back() == '\n' || msg.back() == '\r')) {
+      msg.pop_back();
+    }
+    throw Failure({display, 0}, "pandoc could not read the chapter: " + msg);
+  }
+  Json doc = Json::parse(result.out);
+  Json out;
+  out["pandoc-api-version"] = doc["pandoc-api-version"];
+  out["meta"] = simplify_meta(doc["meta"]);
+  out["blocks"] = simplify_blocks(doc["blocks"]);
+  Diagnostics diags;
+  find_unterminated(out["blocks"], split_lines(read_file(path)), display,
+                    diags);
+  diags.throw_if_any();
+  return out;
+}
+
+}  // namespace litbook

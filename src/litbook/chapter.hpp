@@ -1,0 +1,134 @@
+// The chapter model: what tangle, check and render know about a chapter.
+//
+// Pandoc is the only Markdown parser. `load_chapter` runs it once with
+// source positions, simplifies the tree (drops the position wrappers Pandoc
+// adds around every word, keeps positions where a diagnostic needs them)
+// and extracts the book's constructs: code regions, the output block,
+// checked values, placed tables and figures, links, math and headings.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "util.hpp"
+
+namespace litbook {
+
+using Json = nlohmann::json;
+
+/// A span of the chapter source (1-based line and column, in code points).
+struct SourceRange {
+  int line = 0, col = 0, end_line = 0, end_col = 0;
+};
+
+/// Parses Pandoc's "file@L:C-L:C[;L:C-L:C...]" into its outer range.
+std::optional<SourceRange> parse_data_pos(std::string_view pos);
+
+/// A fenced code block with a `region`, `fill` or `revise` attribute.
+struct Region {
+  std::string name;    ///< the region's own name
+  std::string file;    ///< target file under snippets/ (append regions)
+  std::string fill;    ///< placeholder this region fills
+  std::string revise;  ///< earlier region this one replaces
+  bool hidden = false;
+  std::string lang;    ///< first class, e.g. "cpp"
+  std::string code;
+  int line = 0;        ///< line of the opening fence
+};
+
+/// The chapter's output block.
+struct OutputBlock {
+  std::string text;
+  int open_line = 0;   ///< line of the opening fence
+  int close_line = 0;  ///< line of the closing fence
+  std::string indent;  ///< indentation of the fence
+};
+
+/// A bracketed span quoting a published value: [0.25]{value=name}.
+struct ValueRef {
+  std::string name;
+  std::string text;
+  SourceRange range;
+};
+
+/// A `::: {table=NAME}` or `::: {figure=NAME}` div.
+struct Placement {
+  std::string kind;  ///< "table" or "figure"
+  std::string name;
+  bool has_caption = false;
+  int line = 0;
+};
+
+struct LinkRef {
+  std::string target;
+  int line = 0;
+};
+
+struct MathRef {
+  std::string tex;
+  bool display = false;
+  int line = 0;
+};
+
+struct Heading {
+  std::string id;
+  std::string text;
+  int level = 1;
+  int line = 0;
+};
+
+/// A number in prose that is neither bound, nor literal, nor exempt.
+struct UnboundNumber {
+  std::string text;
+  int line = 0;
+};
+
+struct Chapter {
+  fs::path path;          ///< chapters/NN-slug.md
+  std::string display;    ///< path as shown in diagnostics
+  std::string stem;       ///< NN-slug
+  std::string id;
+  std::string title;
+  int part = 0;
+  Json meta;              ///< Pandoc metadata (objectives, prerequisites)
+  Json blocks;            ///< simplified Pandoc blocks
+  std::vector<Region> regions;
+  std::optional<OutputBlock> output;
+  std::vector<ValueRef> values;
+  std::vector<Placement> placements;
+  std::vector<LinkRef> links;
+  std::vector<MathRef> math;
+  std::vector<Heading> headings;
+  std::vector<UnboundNumber> unbound;
+
+  Location at(int line) const { return {display, line}; }
+};
+
+/// Runs Pandoc on a chapter and returns the simplified document
+/// ({"meta":..., "blocks":...}); throws Failure with file:line.
+Json parse_with_pandoc(const fs::path& path);
+
+/// Builds the model from a simplified document. Validates the front matter
+/// and every construct, reporting all problems at once.
+Chapter build_chapter(const fs::path& path, const Json& doc);
+
+/// parse_with_pandoc + build_chapter, or the cached simplified document
+/// in model_dir (written by `litbook parse`) when model_dir is given.
+Chapter load_chapter(const fs::path& path,
+                     const std::optional<fs::path>& model_dir = {});
+
+/// Plain text of a list of Pandoc inlines.
+std::string inline_text(const Json& inlines);
+
+/// Reads an attribute from a Pandoc Attr ([id, classes, [[k, v]...]]).
+std::optional<std::string> attr_get(const Json& attr, std::string_view key);
+bool attr_has_class(const Json& attr, std::string_view cls);
+
+/// The serialised forms `litbook parse` writes.
+Json regions_to_json(const Chapter& ch);
+Json index_to_json(const Chapter& ch);
+
+}  // namespace litbook

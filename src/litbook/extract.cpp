@@ -1,0 +1,389 @@
+// Extracting the book's constructs from a simplified chapter document.
+#include <cctype>
+#include <charconv>
+#include <set>
+
+#include "chapter.hpp"
+
+namespace litbook {
+
+namespace {
+
+std::string meta_text(const Json& value) {
+  if (value.is_null()) return {};
+  const std::string& t = value["t"].get_ref<const std::string&>();
+  if (t == "MetaString") return value["c"].get<std::string>();
+  if (t == "MetaInlines") return inline_text(value["c"]);
+  if (t == "MetaBool") return value["c"].get<bool>() ? "true" : "false";
+  return {};
+}
+
+struct Walker {
+  Chapter& ch;
+  Diagnostics& diags;
+  std::set<std::string> known_values;
+
+  void blocks(const Json& list) {
+    for (const auto& b : list) block(b);
+  }
+
+  void block(const Json& node) {
+    const std::string& t = node["t"].get_ref<const std::string&>();
+    if (t == "Para" || t == "Plain") {
+      inlines(node["c"], false);
+    } else if (t == "Header") {
+      const Json& attr = node["c"][1];
+      ch.headings.push_back({attr[0].get<std::string>(),
+                             inline_text(node["c"][2]),
+                             node["c"][0].get<int>(), attr_line(attr)});
+      inlines(node["c"][2], false);
+    } else if (t == "CodeBlock") {
+      code_block(node);
+    } else if (t == "Div") {
+      div(node);
+    } else if (t == "BlockQuote") {
+      blocks(node["c"]);
+    } else if (t == "BulletList") {
+      for (const auto& item : node["c"]) blocks(item);
+    } else if (t == "OrderedList") {
+      for (const auto& item : node["c"][1]) blocks(item);
+    } else if (t == "DefinitionList") {
+      for (const auto& entry : node["c"]) {
+        inlines(entry[0], false);
+        for (const auto& def : entry[1]) blocks(def);
+      }
+    } else if (t == "LineBlock") {
+      for (const auto& line : node["c"]) inlines(line, false);
+    } else if (t == "Table") {
+      auto rows = [&](const Json& list) {
+        for (const auto& row : list) {
+          for (const auto& cell : row[1]) blocks(cell[4]);
+        }
+      };
+      rows(node["c"][3][1]);
+      for (const auto& body : node["c"][4]) {
+        rows(body[2]);
+        rows(body[3]);
+      }
+      rows(node["c"][5][1]);
+      blocks(node["c"][1][1]);
+    }
+  }
+
+  static int attr_line(const Json& attr) {
+    auto pos = attr_get(attr, "data-pos");
+    if (!pos) return 0;
+    auto r = parse_data_pos(*pos);
+    return r ? r->line : 0;
+  }
+
+  void check_keys(const Json& attr, std::initializer_list<std::string_view> ok,
+                  std::string_view what) {
+    for (const auto& kv : attr[2]) {
+      const std::string& key = kv[0].get_ref<const std::string&>();
+      if (key == "data-pos") continue;
+      bool known = false;
+      for (auto k : ok) known = known || key == k;
+      if (!known) {
+        std::string expected;
+        for (auto k : ok) {
+          expected += expected.empty() ? "" : ", ";
+          expected += k;
+        }
+        diags.add(ch.at(attr_line(attr)),
+                  "unknown attribute '" + key + "' on " + std::string(what) +
+                      " (expected one of: " + expected + ")");
+      }
+    }
+  }
+
+  void code_block(const Json& node) {
+    const Json& attr = node["c"][0];
+    int line = attr_line(attr);
+    std::string code = node["c"][1].get<std::string>();
+    if (attr_has_class(attr, "output")) {
+      check_keys(attr, {}, "an output block");
+      if (ch.output) {
+        diags.add(ch.at(line), "a second output block (the first is at line " +
+                                   std::to_string(ch.output->open_line) +
+                                   "); a chapter has at most one");
+        return;
+      }
+      auto range = parse_data_pos(*attr_get(attr, "data-pos"));
+      OutputBlock out;
+      out.text = code;
+      out.open_line = range->line;
+      out.close_line =
+          range->end_col == 1 ? range->end_line - 1 : range->end_line;
+      out.indent = std::string(static_cast<std::size_t>(range->col - 1), ' ');
+      ch.output = out;
+      return;
+    }
+    auto file = attr_get(attr, "file");
+    auto name = attr_get(attr, "region");
+    auto fill = attr_get(attr, "fill");
+    auto revise = attr_get(attr, "revise");
+    if (!file && !name && !fill && !revise) {
+      check_keys(attr, {}, "a code block");
+      return;
+    }
+    check_keys(attr, {"file", "region", "fill", "revise"}, "a code region");
+    Region r;
+    r.line = line;
+    r.code = code;
+    r.hidden = attr_has_class(attr, "hidden");
+    r.lang = attr[1].empty() ? "" : attr[1][0].get<std::string>();
+    if (r.lang == "hidden") r.lang = attr[1].size() > 1 ? attr[1][1] : "";
+    r.name = name.value_or("");
+    r.file = file.value_or("");
+    r.fill = fill.value_or("");
+    r.revise = revise.value_or("");
+    int targets = !r.file.empty() + !r.fill.empty() + !r.revise.empty();
+    if (targets != 1) {
+      diags.add(ch.at(line), "a code region needs exactly one of file=, fill= "
+                             "or revise=");
+      return;
+    }
+    if (r.revise.empty() && r.name.empty()) {
+      diags.add(ch.at(line), "a code region needs a region= name");
+      return;
+    }
+    if (!r.name.empty() && !is_valid_name(r.name)) {
+      diags.add(ch.at(line), "invalid region name '" + r.name +
+                                 "' (use a-z, 0-9 and -)");
+      return;
+    }
+    if (r.name.empty()) r.name = r.revise;  // a revision keeps the name
+    ch.regions.push_back(std::move(r));
+  }
+
+  void div(const Json& node) {
+    const Json& attr = node["c"][0];
+    const Json& content = node["c"][1];
+    int line = attr_line(attr);
+    auto table = attr_get(attr, "table");
+    auto figure = attr_get(attr, "figure");
+    if (table || figure) {
+      check_keys(attr, {"table", "figure"}, "a table or figure");
+      Placement p{table ? "table" : "figure", table ? *table : *figure,
+                  !content.empty(), line};
+      if (table && figure) {
+        diags.add(ch.at(line), "a div places either a table or a figure");
+      }
+      if (p.kind == "figure" && !p.has_caption) {
+        diags.add(ch.at(line), "figure '" + p.name +
+                                   "' needs a caption (the div's content)");
+      }
+      ch.placements.push_back(p);
+      blocks(content);
+      return;
+    }
+    if (attr_has_class(attr, "exercise")) {
+      check_keys(attr, {"title", "tests"}, "an exercise");
+      bool has_answer = false;
+      for (const auto& b : content) {
+        has_answer = has_answer ||
+                     (b["t"] == "Div" && attr_has_class(b["c"][0], "answer"));
+      }
+      if (!has_answer) {
+        diags.add(ch.at(line), "exercise without an answer (add a "
+                               "'::: answer' div inside it)");
+      }
+    }
+    blocks(content);
+  }
+
+  // ---- inlines ----------------------------------------------------------
+
+  void inlines(const Json& list, bool exempt, int line = 0) {
+    for (const auto& node : list) inline_node(node, exempt, line);
+  }
+
+  void inline_node(const Json& node, bool exempt, int line) {
+    const std::string& t = node["t"].get_ref<const std::string&>();
+    if (t == "Str") {
+      if (!exempt) lint(node["c"].get<std::string>(), line);
+    } else if (t == "Span") {
+      const Json& attr = node["c"][0];
+      int here = attr_line(attr);
+      if (here == 0) here = line;
+      if (auto name = attr_get(attr, "value")) {
+        check_keys(attr, {"value"}, "a checked value");
+        auto range = parse_data_pos(attr_get(attr, "data-pos").value_or(""));
+        ValueRef v{*name, inline_text(node["c"][1]),
+                   range.value_or(SourceRange{})};
+        ch.values.push_back(v);
+        return;
+      }
+      bool literal = attr_has_class(attr, "lit");
+      inlines(node["c"][1], exempt || literal, here);
+    } else if (t == "Math") {
+      ch.math.push_back({node["c"][1].get<std::string>(),
+                         node["c"][0]["t"] == "DisplayMath", line});
+    } else if (t == "Link") {
+      const Json& attr = node["c"][0];
+      int here = attr_line(attr) ? attr_line(attr) : line;
+      ch.links.push_back({node["c"][2][0].get<std::string>(), here});
+      inlines(node["c"][1], exempt, here);
+    } else if (t == "Emph" || t == "Strong" || t == "Strikeout" ||
+               t == "Superscript" || t == "Subscript" || t == "SmallCaps" ||
+               t == "Underline") {
+      inlines(node["c"], exempt, line);
+    } else if (t == "Quoted" || t == "Cite") {
+      inlines(node["c"][1], exempt, line);
+    } else if (t == "Note") {
+      blocks(node["c"]);
+    }
+  }
+
+  static bool word_char(unsigned char c) {
+    return std::isalpha(c) || c == '_' || c == '+' || c >= 0x80;
+  }
+
+  // Reports numbers of two or more digits, or with a fraction or exponent,
+  // that stand on their own (not inside a word such as C++20 or UTF-8).
+  void lint(const std::string& s, int line) {
+    std::size_t i = 0;
+    while (i < s.size()) {
+      if (!std::isdigit(static_cast<unsigned char>(s[i]))) {
+        ++i;
+        continue;
+      }
+      std::size_t start = i;
+      while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
+      std::size_t int_end = i;
+      bool fraction = false, exponent = false;
+      if (i + 1 < s.size() && s[i] == '.' &&
+          std::isdigit(static_cast<unsigned char>(s[i + 1]))) {
+        fraction = true;
+        ++i;
+        while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
+      }
+      if (i + 1 < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+        std::size_t j = i + 1;
+        if (j < s.size() && (s[j] == '-' || s[j] == '+')) ++j;
+        if (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j]))) {
+          exponent = true;
+          i = j;
+          while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
+        }
+      }
+      bool joined_before =
+          start > 0 && (word_char(static_cast<unsigned char>(s[start - 1])) ||
+                        (s[start - 1] == '-' && start > 1 &&
+                         std::isalpha(static_cast<unsigned char>(s[start - 2]))));
+      bool joined_after =
+          i < s.size() && (word_char(static_cast<unsigned char>(s[i])) ||
+                           (s[i] == '-' && i + 1 < s.size() &&
+                            std::isalpha(static_cast<unsigned char>(s[i + 1]))));
+      if (joined_before || joined_after) continue;
+      std::string number = s.substr(start, i - start);
+      if (!fraction && !exponent) {
+        std::size_t digits = int_end - start;
+        long value = 0;
+        std::from_chars(s.data() + start, s.data() + int_end, value);
+        if (digits == 1) continue;
+        if (digits == 4 && value >= 1900 && value <= 2099) continue;
+        if (digits == 2 && number[0] == '0') continue;  // "07"
+      }
+      ch.unbound.push_back({number, line});
+    }
+  }
+};
+
+void read_front_matter(Chapter& ch, Diagnostics& diags) {
+  const Json& meta = ch.meta;
+  auto need = [&](const char* key) -> std::string {
+    if (!meta.contains(key)) {
+      diags.add(ch.at(1), std::string("front matter: missing '") + key + "'");
+      return {};
+    }
+    return meta_text(meta[key]);
+  };
+  ch.id = need("id");
+  ch.title = need("title");
+  std::string part = need("part");
+  if (!part.empty()) {
+    auto r = std::from_chars(part.data(), part.data() + part.size(), ch.part);
+    if (r.ec != std::errc() || r.ptr != part.data() + part.size()) {
+      diags.add(ch.at(1), "front matter: 'part' must be a number, got '" +
+                              part + "'");
+    }
+  }
+  for (const char* key : {"objectives", "prerequisites"}) {
+    if (!meta.contains(key)) {
+      diags.add(ch.at(1), std::string("front matter: missing '") + key + "'");
+    } else if (meta[key]["t"] != "MetaList") {
+      diags.add(ch.at(1), std::string("front matter: '") + key +
+                              "' must be a list");
+    }
+  }
+  if (!ch.id.empty()) {
+    std::string expected_suffix = "-" + ch.id;
+    bool matches = ch.stem.size() > expected_suffix.size() &&
+                   ch.stem.compare(ch.stem.size() - expected_suffix.size(),
+                                   expected_suffix.size(),
+                                   expected_suffix) == 0;
+    if (!matches) {
+      diags.add(ch.at(1), "front matter: id '" + ch.id +
+                              "' does not match the file name '" + ch.stem +
+                              ".md' (expected NN-" + ch.id + ".md)");
+    }
+  }
+}
+
+}  // namespace
+
+Chapter build_chapter(const fs::path& path, const Json& doc) {
+  Chapter ch;
+  ch.path = path;
+  ch.display = display_path(path);
+  ch.stem = path.stem().string();
+  ch.meta = doc["meta"];
+  ch.blocks = doc["blocks"];
+  Diagnostics diags;
+  read_front_matter(ch, diags);
+  Walker walker{ch, diags, {}};
+  walker.blocks(ch.blocks);
+  diags.throw_if_any();
+  return ch;
+}
+
+Chapter load_chapter(const fs::path& path,
+                     const std::optional<fs::path>& model_dir) {
+  if (model_dir) {
+    fs::path cached = *model_dir / (path.stem().string() + ".json");
+    if (auto text = read_file_if_exists(cached)) {
+      return build_chapter(path, Json::parse(*text));
+    }
+  }
+  return build_chapter(path, parse_with_pandoc(path));
+}
+
+Json regions_to_json(const Chapter& ch) {
+  Json out = Json::array();
+  for (const auto& r : ch.regions) {
+    out.push_back({{"name", r.name}, {"file", r.file}, {"fill", r.fill},
+                   {"revise", r.revise}, {"hidden", r.hidden},
+                   {"lang", r.lang}, {"code", r.code}, {"line", r.line}});
+  }
+  return Json{{"id", ch.id}, {"stem", ch.stem}, {"regions", out}};
+}
+
+Json index_to_json(const Chapter& ch) {
+  Json headings = Json::array();
+  Json anchors = Json::array();
+  for (const auto& h : ch.headings) {
+    headings.push_back({{"id", h.id}, {"text", h.text}, {"level", h.level}});
+    anchors.push_back(h.id);
+  }
+  for (const auto& r : ch.regions) {
+    if (!r.hidden) anchors.push_back("region-" + r.name);
+  }
+  for (const auto& p : ch.placements) anchors.push_back(p.kind + "-" + p.name);
+  return Json{{"id", ch.id},         {"stem", ch.stem},
+              {"title", ch.title},   {"part", ch.part},
+              {"headings", headings}, {"anchors", anchors}};
+}
+
+}  // namespace litbook

@@ -1,0 +1,484 @@
+#include "html.hpp"
+
+#include <algorithm>
+
+namespace litbook {
+
+std::string escape_html(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '&': out += "&amp;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+namespace {
+
+const char* kCallouts[][2] = {{"prediction", "Predict first"},
+                              {"misconception", "Common misconception"},
+                              {"note", "Note"}};
+
+std::string str(const Json& j) { return j.get<std::string>(); }
+
+}  // namespace
+
+std::string HtmlWriter::attrs(const Json& attr, std::string extra) const {
+  std::string out;
+  const std::string& id = attr[0].get_ref<const std::string&>();
+  if (!id.empty()) out += " id=\"" + escape_html(id) + "\"";
+  std::string classes = std::move(extra);
+  for (const auto& c : attr[1]) {
+    classes += (classes.empty() ? "" : " ") + str(c);
+  }
+  if (!classes.empty()) out += " class=\"" + escape_html(classes) + "\"";
+  for (const auto& kv : attr[2]) {
+    std::string key = str(kv[0]);
+    if (key == "data-pos") continue;
+    if (key.rfind("data-", 0) != 0 && key != "title" && key != "lang" &&
+        key != "dir") {
+      key = "data-" + key;
+    }
+    out += " " + escape_html(key) + "=\"" + escape_html(str(kv[1])) + "\"";
+  }
+  return out;
+}
+
+std::string HtmlWriter::blocks(const Json& list) {
+  std::string out;
+  for (const auto& b : list) out += block(b);
+  return out;
+}
+
+std::string HtmlWriter::inlines(const Json& list) {
+  std::string out;
+  for (const auto& i : list) out += inline_node(i);
+  return out;
+}
+
+std::string HtmlWriter::block(const Json& node) {
+  const std::string& t = node["t"].get_ref<const std::string&>();
+  const Json& c = node.contains("c") ? node["c"] : node;
+  if (t == "Para") return "<p>" + inlines(c) + "</p>\n";
+  if (t == "Plain") return inlines(c) + "\n";
+  if (t == "Header") {
+    std::string level = std::to_string(c[0].get<int>());
+    return "<h" + level + attrs(c[1]) + ">" + inlines(c[2]) + "</h" + level +
+           ">\n";
+  }
+  if (t == "CodeBlock") return code_block(node);
+  if (t == "RawBlock") {
+    return str(c[0]) == "html" ? str(c[1]) + "\n" : std::string();
+  }
+  if (t == "BlockQuote") return "<blockquote>\n" + blocks(c) + "</blockquote>\n";
+  if (t == "BulletList" || t == "OrderedList") {
+    bool ordered = t == "OrderedList";
+    const Json& items = ordered ? c[1] : c;
+    std::string open = "<ul>";
+    if (ordered) {
+      int start = c[0][0].get<int>();
+      open = start == 1 ? "<ol>" : "<ol start=\"" + std::to_string(start) + "\">";
+    }
+    std::string out = open + "\n";
+    for (const auto& item : items) {
+      std::string inner = blocks(item);
+      while (!inner.empty() && inner.back() == '\n') inner.pop_back();
+      out += "<li>" + inner + "</li>\n";
+    }
+    return out + (ordered ? "</ol>\n" : "</ul>\n");
+  }
+  if (t == "DefinitionList") {
+    std::string out = "<dl>\n";
+    for (const auto& entry : c) {
+      out += "<dt>" + inlines(entry[0]) + "</dt>\n";
+      for (const auto& def : entry[1]) out += "<dd>" + blocks(def) + "</dd>\n";
+    }
+    return out + "</dl>\n";
+  }
+  if (t == "HorizontalRule") return "<hr>\n";
+  if (t == "LineBlock") {
+    std::string out = "<div class=\"line-block\">";
+    for (std::size_t i = 0; i < c.size(); ++i) {
+      out += (i ? "<br>\n" : "") + inlines(c[i]);
+    }
+    return out + "</div>\n";
+  }
+  if (t == "Table") return table(node);
+  if (t == "Div") return div(node);
+  return {};
+}
+
+std::string HtmlWriter::inline_node(const Json& node) {
+  const std::string& t = node["t"].get_ref<const std::string&>();
+  if (t == "Space") return " ";
+  if (t == "SoftBreak") return "\n";
+  if (t == "LineBreak") return "<br>\n";
+  const Json& c = node["c"];
+  if (t == "Str") return escape_html(c.get_ref<const std::string&>());
+  if (t == "Emph") return "<em>" + inlines(c) + "</em>";
+  if (t == "Underline") return "<u>" + inlines(c) + "</u>";
+  if (t == "Strong") return "<strong>" + inlines(c) + "</strong>";
+  if (t == "Strikeout") return "<del>" + inlines(c) + "</del>";
+  if (t == "Superscript") return "<sup>" + inlines(c) + "</sup>";
+  if (t == "Subscript") return "<sub>" + inlines(c) + "</sub>";
+  if (t == "SmallCaps") {
+    return "<span class=\"smallcaps\">" + inlines(c) + "</span>";
+  }
+  if (t == "Quoted") {
+    bool single = c[0]["t"] == "SingleQuote";
+    return std::string(single ? "\u2018" : "\u201c") + inlines(c[1]) +
+           (single ? "\u2019" : "\u201d");
+  }
+  if (t == "Cite") return inlines(c[1]);
+  if (t == "Code") return "<code" + attrs(c[0]) + ">" + escape_html(str(c[1])) +
+                          "</code>";
+  if (t == "Math") return ctx_.math(str(c[1]), c[0]["t"] == "DisplayMath");
+  if (t == "RawInline") return str(c[0]) == "html" ? str(c[1]) : std::string();
+  if (t == "Link") return link(node);
+  if (t == "Image") {
+    return "<img src=\"" + escape_html(str(c[2][0])) + "\" alt=\"" +
+           escape_html(inline_text(c[1])) + "\"" + attrs(c[0]) + ">";
+  }
+  if (t == "Note") {
+    notes_.push_back(blocks(c));
+    std::string n = std::to_string(notes_.size());
+    return "<a href=\"#fn" + n + "\" class=\"footnote-ref\" id=\"fnref" + n +
+           "\" role=\"doc-noteref\"><sup>" + n + "</sup></a>";
+  }
+  if (t == "Span") return span(node);
+  return {};
+}
+
+std::string HtmlWriter::span(const Json& node) {
+  const Json& attr = node["c"][0];
+  const Json& content = node["c"][1];
+  if (auto name = attr_get(attr, "value")) {
+    return "<span class=\"checked-value\" title=\"checked against the demo's "
+           "value " + escape_html(*name) + "\">" + inlines(content) + "</span>";
+  }
+  bool plain = attr[0].get_ref<const std::string&>().empty();
+  for (const auto& cls : attr[1]) plain = plain && cls == "lit";
+  for (const auto& kv : attr[2]) plain = plain && kv[0] == "data-pos";
+  if (plain) return inlines(content);
+  return "<span" + attrs(attr) + ">" + inlines(content) + "</span>";
+}
+
+std::string HtmlWriter::link(const Json& node) {
+  const Json& c = node["c"];
+  std::string target = str(c[2][0]);
+  if (target.rfind("chapter:", 0) == 0) {
+    std::string rest = target.substr(8);
+    auto hash = rest.find('#');
+    std::string id = rest.substr(0, hash);
+    const IndexEntry* e = ctx_.index ? ctx_.index->by_id(id) : nullptr;
+    target = (e ? e->stem : id) + ".html" +
+             (hash == std::string::npos ? "" : rest.substr(hash));
+  }
+  std::string title = str(c[2][1]);
+  return "<a href=\"" + escape_html(target) + "\"" +
+         (title.empty() ? "" : " title=\"" + escape_html(title) + "\"") +
+         attrs(c[0]) + ">" + inlines(c[1]) + "</a>";
+}
+
+std::string HtmlWriter::code_block(const Json& node) {
+  const Json& attr = node["c"][0];
+  std::string code = str(node["c"][1]);
+  if (attr_has_class(attr, "output")) {
+    const std::string stem = ctx_.chapter ? ctx_.chapter->stem : "";
+    return "<figure class=\"output\"><figcaption>Output of <code>demos/" +
+           escape_html(stem) + ".cpp</code></figcaption><pre><code>" +
+           escape_html(code) + "</code></pre></figure>\n";
+  }
+  if (attr_get(attr, "region") || attr_get(attr, "fill") ||
+      attr_get(attr, "revise") || attr_get(attr, "file")) {
+    if (attr_has_class(attr, "hidden")) return {};
+    return listing(attr, code);
+  }
+  std::string lang = attr[1].empty() ? "" : str(attr[1][0]);
+  return ctx_.highlight(lang, code) + "\n";
+}
+
+std::string HtmlWriter::listing(const Json& attr, const std::string& code) {
+  std::string revise = attr_get(attr, "revise").value_or("");
+  std::string name = attr_get(attr, "region").value_or(revise);
+  std::string lang = attr[1].empty() ? "cpp" : str(attr[1][0]);
+  if (lang == "hidden") lang = "cpp";
+  Json facts = ctx_.listings.value(name, Json::object());
+  std::string file = attr_get(attr, "file").value_or(facts.value("file", ""));
+  std::string caption = "<span class=\"listing-file\">" + escape_html(file) +
+                        "</span><span class=\"listing-region\">" +
+                        escape_html(name) + "</span>";
+  std::string fill = attr_get(attr, "fill").value_or("");
+  if (!fill.empty()) {
+    caption += "<span class=\"listing-note\">fills <code>" + escape_html(fill) +
+               "</code></span>";
+  }
+  std::string extra;
+  std::string classes = "listing";
+  std::string id = "region-" + name;
+  if (!revise.empty()) {
+    classes += " revision";
+    std::string origin = facts.value("origin", "");
+    const IndexEntry* from = ctx_.index ? ctx_.index->by_stem(origin) : nullptr;
+    std::string where = from ? from->title : origin;
+    caption += "<span class=\"listing-note\">revises <a href=\"" +
+               escape_html(origin) + ".html#region-" + escape_html(name) +
+               "\">" + escape_html(name) + "</a> from " + escape_html(where) +
+               "</span>";
+    std::string previous = facts.value("previous", "");
+    extra = "<details class=\"listing-diff\"><summary>What changed</summary>" +
+            ctx_.highlight("diff", line_diff(previous, code)) + "</details>";
+    id += "-revised";
+  }
+  return "<figure class=\"" + classes + "\" id=\"" + escape_html(id) +
+         "\"><figcaption>" + caption + "</figcaption>" +
+         ctx_.highlight(lang, code) + extra + "</figure>\n";
+}
+
+std::string HtmlWriter::div(const Json& node) {
+  const Json& attr = node["c"][0];
+  const Json& content = node["c"][1];
+  if (auto name = attr_get(attr, "table")) {
+    std::string html = ctx_.table(*name);
+    if (!content.empty()) {
+      // The div's content replaces the demo's caption.
+      auto open = html.find("<caption>");
+      auto close = html.find("</caption>");
+      std::string caption = blocks(content);
+      if (caption.rfind("<p>", 0) == 0) {
+        caption = caption.substr(3, caption.rfind("</p>") - 3);
+      }
+      if (open != std::string::npos && close != std::string::npos) {
+        html.replace(open + 9, close - open - 9, caption);
+      }
+    }
+    return "<figure class=\"book-table\" id=\"table-" + escape_html(*name) +
+           "\">" + html + "</figure>\n";
+  }
+  if (auto name = attr_get(attr, "figure")) {
+    return "<figure class=\"book-figure\" id=\"figure-" + escape_html(*name) +
+           "\">" + ctx_.figure(*name) + "<figcaption>" + blocks(content) +
+           "</figcaption></figure>\n";
+  }
+  for (const auto& [cls, title] : kCallouts) {
+    if (attr_has_class(attr, cls)) {
+      return "<aside class=\"callout " + std::string(cls) +
+             "\"><p class=\"callout-title\">" + title + "</p>\n" +
+             blocks(content) + "</aside>\n";
+    }
+  }
+  if (attr_has_class(attr, "exercise")) {
+    std::string title = attr_get(attr, "title").value_or("");
+    std::string tests = attr_get(attr, "tests").value_or("");
+    std::string body, answer;
+    for (const auto& b : content) {
+      if (b["t"] == "Div" && attr_has_class(b["c"][0], "answer")) {
+        answer += blocks(b["c"][1]);
+      } else {
+        body += block(b);
+      }
+    }
+    std::string out = "<section class=\"exercise\"><h3>Exercise" +
+                      (title.empty() ? "" : ": " + escape_html(title)) +
+                      "</h3>\n" + body;
+    if (!tests.empty()) {
+      out += "<p class=\"exercise-tests\">Run its tests: <code>" +
+             escape_html(tests) + "</code></p>\n";
+    }
+    return out + "<details class=\"answer\"><summary>Answer</summary>\n" +
+           answer + "</details></section>\n";
+  }
+  return "<div" + attrs(attr) + ">\n" + blocks(content) + "</div>\n";
+}
+
+std::string HtmlWriter::table(const Json& node) {
+  const Json& c = node["c"];
+  std::vector<std::string> align;
+  for (const auto& spec : c[2]) {
+    std::string a = str(spec[0]["t"]);
+    align.push_back(a == "AlignLeft"     ? "left"
+                    : a == "AlignRight"  ? "right"
+                    : a == "AlignCenter" ? "center"
+                                         : "");
+  }
+  auto cell_html = [&](const Json& cell, bool head, std::size_t col) {
+    std::string tag = head ? "th" : "td";
+    std::string style = col < align.size() && !align[col].empty()
+                            ? " style=\"text-align: " + align[col] + "\""
+                            : "";
+    std::string scope = head ? " scope=\"col\"" : "";
+    std::string inner = blocks(cell[4]);
+    while (!inner.empty() && inner.back() == '\n') inner.pop_back();
+    return "<" + tag + scope + style + ">" + inner + "</" + tag + ">";
+  };
+  auto rows = [&](const Json& list, bool head) {
+    std::string out;
+    for (const auto& row : list) {
+      out += "<tr>";
+      std::size_t col = 0;
+      for (const auto& cell : row[1]) out += cell_html(cell, head, col++);
+      out += "</tr>\n";
+    }
+    return out;
+  };
+  std::string out = "<table>\n";
+  std::string caption = blocks(c[1][1]);
+  if (!caption.empty()) out += "<caption>" + caption + "</caption>\n";
+  if (!c[3][1].empty()) out += "<thead>\n" + rows(c[3][1], true) + "</thead>\n";
+  out += "<tbody>\n";
+  for (const auto& body : c[4]) out += rows(body[3], false);
+  out += "</tbody>\n</table>\n";
+  return "<div class=\"table-wrap\">" + out + "</div>\n";
+}
+
+std::string HtmlWriter::footnotes() const {
+  if (notes_.empty()) return {};
+  std::string out = "<section class=\"footnotes\" role=\"doc-endnotes\"><hr>"
+                    "<ol>\n";
+  for (std::size_t i = 0; i < notes_.size(); ++i) {
+    std::string n = std::to_string(i + 1);
+    out += "<li id=\"fn" + n + "\">" + notes_[i] + "<a href=\"#fnref" + n +
+           "\" class=\"footnote-back\" role=\"doc-backlink\">\u21a9</a></li>\n";
+  }
+  return out + "</ol></section>\n";
+}
+
+std::string line_diff(const std::string& before, const std::string& after) {
+  auto a = split_lines(before), b = split_lines(after);
+  std::size_t n = a.size(), m = b.size();
+  std::vector<std::vector<int>> lcs(n + 1, std::vector<int>(m + 1, 0));
+  for (std::size_t i = n; i-- > 0;) {
+    for (std::size_t j = m; j-- > 0;) {
+      lcs[i][j] = a[i] == b[j] ? lcs[i + 1][j + 1] + 1
+                               : std::max(lcs[i + 1][j], lcs[i][j + 1]);
+    }
+  }
+  std::string out;
+  std::size_t i = 0, j = 0;
+  while (i < n || j < m) {
+    if (i < n && j < m && a[i] == b[j]) {
+      out += " " + a[i++] + "\n";
+      ++j;
+    } else if (j < m && (i == n || lcs[i][j + 1] >= lcs[i + 1][j])) {
+      out += "+" + b[j++] + "\n";
+    } else {
+      out += "-" + a[i++] + "\n";
+    }
+  }
+  if (!out.empty()) out.pop_back();
+  return out;
+}
+
+// ---- templates ----------------------------------------------------------
+
+namespace {
+
+struct TemplateParser {
+  const std::string& src;
+  const std::string& name;
+  std::size_t pos = 0;
+
+  [[noreturn]] void fail(const std::string& what) const {
+    int line = 1 + static_cast<int>(std::count(
+                       src.begin(), src.begin() + static_cast<long>(pos), '\n'));
+    throw Failure({name, line}, "template: " + what);
+  }
+
+  // Renders until one of the stop directives; returns the one found.
+  std::string render(const TemplateVars& vars, std::string& out, bool emit,
+                     std::initializer_list<std::string_view> stops) {
+    while (pos < src.size()) {
+      std::size_t d = src.find('$', pos);
+      if (d == std::string::npos) {
+        if (emit) out.append(src, pos, std::string::npos);
+        pos = src.size();
+        break;
+      }
+      if (emit) out.append(src, pos, d - pos);
+      if (d + 1 < src.size() && src[d + 1] == '$') {
+        if (emit) out += '$';
+        pos = d + 2;
+        continue;
+      }
+      if (src.compare(d, 3, "$--") == 0) {  // comment to end of line
+        std::size_t nl = src.find('\n', d);
+        pos = nl == std::string::npos ? src.size() : nl + 1;
+        continue;
+      }
+      std::size_t end = src.find('$', d + 1);
+      if (end == std::string::npos) fail("unterminated '$'");
+      std::string directive = src.substr(d + 1, end - d - 1);
+      pos = end + 1;
+      for (auto stop : stops) {
+        if (directive == stop) return directive;
+      }
+      if (directive.rfind("if(", 0) == 0 || directive.rfind("for(", 0) == 0) {
+        bool is_if = directive[0] == 'i';
+        std::string var = directive.substr(is_if ? 3 : 4);
+        if (var.empty() || var.back() != ')') fail("bad directive $" + directive + "$");
+        var.pop_back();
+        auto it = vars.find(var);
+        bool truthy = it != vars.end() &&
+                      (it->second.is_list ? !it->second.list.empty()
+                                          : !it->second.text.empty());
+        if (is_if) {
+          std::string stop = render(vars, out, emit && truthy,
+                                    {"else", "endif"});
+          if (stop == "else") {
+            stop = render(vars, out, emit && !truthy, {"endif"});
+          }
+          if (stop != "endif") fail("$if(" + var + ")$ without $endif$");
+        } else {
+          std::size_t body = pos;
+          std::vector<std::string> items;
+          if (it != vars.end()) {
+            items = it->second.is_list ? it->second.list
+                                       : std::vector<std::string>{it->second.text};
+            if (!it->second.is_list && it->second.text.empty()) items.clear();
+          }
+          std::string stop;
+          if (items.empty() || !emit) {
+            stop = render(vars, out, false, {"endfor"});
+          }
+          for (const auto& item : items) {
+            if (!emit) break;
+            pos = body;
+            TemplateVars inner = vars;
+            inner[var] = TemplateValue{item, {}, false};
+            stop = render(inner, out, true, {"endfor"});
+          }
+          if (stop != "endfor") fail("$for(" + var + ")$ without $endfor$");
+        }
+        continue;
+      }
+      if (directive == "else" || directive == "endif" || directive == "endfor") {
+        fail("unexpected $" + directive + "$");
+      }
+      auto it = vars.find(directive);
+      if (emit && it != vars.end() && !it->second.is_list) {
+        out += it->second.text;
+      }
+    }
+    if (stops.size() > 0) return {};
+    return {};
+  }
+};
+
+}  // namespace
+
+std::string apply_template(const std::string& tmpl, const TemplateVars& vars,
+                           const std::string& template_name) {
+  TemplateParser p{tmpl, template_name};
+  std::string out;
+  std::string stop = p.render(vars, out, true, {});
+  (void)stop;
+  return out;
+}
+
+}  // namespace litbook

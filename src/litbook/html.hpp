@@ -1,0 +1,70 @@
+// Writing HTML from the simplified Pandoc tree, with the book's
+// constructs (listings, output, tables, figures, callouts, exercises,
+// checked values) turned into their reader-facing form.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+
+#include "book.hpp"
+#include "chapter.hpp"
+
+namespace litbook {
+
+std::string escape_html(std::string_view text);
+
+/// What the writer needs beyond the tree. Callbacks keep it independent of
+/// where highlighted code, rendered math and demo outputs come from.
+struct HtmlContext {
+  const Chapter* chapter = nullptr;
+  const BookIndex* index = nullptr;
+  /// Region name -> listing facts written by tangle ("file", "previous",
+  /// "origin", "slot").
+  Json listings = Json::object();
+  std::function<std::string(const std::string& lang, const std::string& code)>
+      highlight;
+  std::function<std::string(const std::string& tex, bool display)> math;
+  std::function<std::string(const std::string& name)> table;   ///< HTML
+  std::function<std::string(const std::string& name)> figure;  ///< SVG
+};
+
+class HtmlWriter {
+public:
+  explicit HtmlWriter(const HtmlContext& ctx) : ctx_(ctx) {}
+  std::string blocks(const Json& list);
+  std::string inlines(const Json& list);
+  /// Footnotes collected while writing, as a closing section.
+  std::string footnotes() const;
+
+private:
+  std::string block(const Json& node);
+  std::string inline_node(const Json& node);
+  std::string code_block(const Json& node);
+  std::string listing(const Json& attr, const std::string& code);
+  std::string div(const Json& node);
+  std::string table(const Json& node);
+  std::string link(const Json& node);
+  std::string span(const Json& node);
+  std::string attrs(const Json& attr, std::string extra_class = {}) const;
+
+  const HtmlContext& ctx_;
+  std::vector<std::string> notes_;
+  int code_counter_ = 0;
+};
+
+/// A simple line diff (longest common subsequence) in unified style.
+std::string line_diff(const std::string& before, const std::string& after);
+
+/// Subset of Pandoc's template language: $var$, $if(v)$..$else$..$endif$,
+/// $for(v)$..$endfor$ (the item is $v$ inside the loop), $$ for a dollar.
+struct TemplateValue {
+  std::string text;
+  std::vector<std::string> list;
+  bool is_list = false;
+};
+using TemplateVars = std::map<std::string, TemplateValue>;
+std::string apply_template(const std::string& tmpl, const TemplateVars& vars,
+                           const std::string& template_name);
+
+}  // namespace litbook

@@ -1,0 +1,93 @@
+#include "site.hpp"
+
+#include <map>
+#include <set>
+
+namespace litbook {
+
+namespace {
+
+// Values of attribute `name` in the HTML text (double-quoted only, which
+// is what Pandoc, KaTeX, Doxygen and litbook write).
+std::vector<std::string> attribute_values(const std::string& html,
+                                          const std::string& name) {
+  std::vector<std::string> out;
+  std::string key = " " + name + "=\"";
+  std::size_t i = 0;
+  while ((i = html.find(key, i)) != std::string::npos) {
+    i += key.size();
+    std::size_t end = html.find('"', i);
+    if (end == std::string::npos) break;
+    out.push_back(html.substr(i, end - i));
+    i = end;
+  }
+  return out;
+}
+
+std::string unescape(std::string s) {
+  std::size_t p;
+  while ((p = s.find("&amp;")) != std::string::npos) s.replace(p, 5, "&");
+  return s;
+}
+
+}  // namespace
+
+std::vector<Diagnostic> verify_site(const fs::path& dir) {
+  std::vector<Diagnostic> out;
+  if (!fs::exists(dir / "index.html")) {
+    out.push_back({{display_path(dir), 0}, "no index.html: the book is not built"});
+    return out;
+  }
+  std::map<fs::path, std::set<std::string>> ids;
+  std::map<fs::path, std::string> pages;
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
+    if (!e.is_regular_file() || e.path().extension() != ".html") continue;
+    fs::path p = fs::weakly_canonical(e.path());
+    pages[p] = read_file(p);
+    auto list = attribute_values(pages[p], "id");
+    auto names = attribute_values(pages[p], "name");
+    ids[p].insert(list.begin(), list.end());
+    ids[p].insert(names.begin(), names.end());
+  }
+  fs::path api = fs::weakly_canonical(dir / "api");
+  for (const auto& [page, html] : pages) {
+    std::string shown = display_path(page);
+    bool in_api = page.string().rfind(api.string(), 0) == 0;
+    if (!in_api) {
+      if (html.find("katex-error") != std::string::npos) {
+        out.push_back({{shown, 0}, "contains a KaTeX error"});
+      }
+      if (html.find('\x01') != std::string::npos) {
+        out.push_back({{shown, 0}, "contains an unresolved placeholder"});
+      }
+    }
+    for (std::string href : attribute_values(html, "href")) {
+      href = unescape(href);
+      if (href.empty() || href.find("://") != std::string::npos ||
+          href.rfind("mailto:", 0) == 0 || href.rfind("javascript:", 0) == 0 ||
+          href.rfind("data:", 0) == 0) {
+        continue;
+      }
+      std::string file = href.substr(0, href.find('#'));
+      std::string anchor = href.find('#') == std::string::npos
+                               ? ""
+                               : href.substr(href.find('#') + 1);
+      if (auto q = file.find('?'); q != std::string::npos) file.resize(q);
+      fs::path target = file.empty()
+                            ? page
+                            : fs::weakly_canonical(page.parent_path() / file);
+      if (!fs::exists(target)) {
+        out.push_back({{shown, 0}, "broken link '" + href + "'"});
+        continue;
+      }
+      if (fs::is_directory(target)) target /= "index.html";
+      if (!anchor.empty() && target.extension() == ".html" &&
+          !ids[target].count(anchor)) {
+        out.push_back({{shown, 0}, "link '" + href + "' names a missing anchor"});
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace litbook

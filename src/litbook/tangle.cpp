@@ -1,0 +1,403 @@
+#include "tangle.hpp"
+
+#include <algorithm>
+#include <set>
+
+namespace litbook {
+
+ChapterCode code_from_json(const Json& j, const std::string& display) {
+  ChapterCode c;
+  c.stem = j["stem"];
+  c.id = j["id"];
+  c.display = display;
+  for (const auto& r : j["regions"]) {
+    Region region;
+    region.name = r["name"];
+    region.file = r["file"];
+    region.fill = r["fill"];
+    region.revise = r["revise"];
+    region.hidden = r["hidden"];
+    region.lang = r["lang"];
+    region.code = r["code"];
+    region.line = r["line"];
+    c.regions.push_back(region);
+  }
+  return c;
+}
+
+ChapterCode code_of(const Chapter& ch) {
+  return {ch.stem, ch.id, ch.display, ch.regions};
+}
+
+namespace {
+
+const std::string kManifest = "snippets.cmake";
+
+// "// <<name>>" alone on a line; returns the name and the indentation.
+std::optional<std::pair<std::string, std::string>> placeholder(
+    const std::string& line) {
+  std::size_t i = line.find_first_not_of(" \t");
+  if (i == std::string::npos) return std::nullopt;
+  std::string rest = line.substr(i);
+  while (!rest.empty() && (rest.back() == ' ' || rest.back() == '\t')) {
+    rest.pop_back();
+  }
+  if (rest.rfind("// <<", 0) != 0 || rest.size() < 8 ||
+      rest.compare(rest.size() - 2, 2, ">>") != 0) {
+    return std::nullopt;
+  }
+  std::string name = rest.substr(5, rest.size() - 7);
+  if (!is_valid_name(name)) return std::nullopt;
+  return std::make_pair(name, line.substr(0, i));
+}
+
+std::string check_target(const std::string& file) {
+  if (file.empty()) return "empty file name";
+  if (file.front() == '/' || file.find('\\') != std::string::npos) {
+    return "file '" + file + "' must be a relative path under snippets/";
+  }
+  fs::path p(file);
+  for (const auto& part : p) {
+    if (part == ".." || part == ".") {
+      return "file '" + file + "' escapes snippets/ (no '.' or '..' parts)";
+    }
+  }
+  std::string top = p.begin()->string();
+  if (top != "llm" && top != "demos" && top != "exercises") {
+    return "file '" + file +
+           "' must be under llm/, demos/ or exercises/ in snippets/";
+  }
+  if (file == kManifest) return "file name '" + file + "' is reserved";
+  return {};
+}
+
+struct Owner {
+  std::string chapter;  // stem
+  std::string display;
+  int line = 0;
+};
+
+struct State {
+  struct Entry {
+    RegionInfo info;
+    std::string slot;  // for fill regions
+    Owner owner;
+  };
+  std::map<std::string, Entry> regions;
+  std::map<std::string, std::vector<std::string>> file_order;  // file -> names
+  std::vector<std::string> file_list;                          // first seen
+  std::map<std::string, std::vector<std::string>> fills;       // slot -> names
+  std::map<std::string, std::vector<std::string>> file_chapters;
+};
+
+// All placeholders currently present in any region body.
+std::set<std::string> known_slots(const State& s) {
+  std::set<std::string> out;
+  for (const auto& [name, e] : s.regions) {
+    for (const auto& line : split_lines(e.info.code)) {
+      if (auto p = placeholder(line)) out.insert(p->first);
+    }
+  }
+  return out;
+}
+
+struct Expander {
+  const State& s;
+  Diagnostics& diags;
+  std::map<std::string, int> slot_uses;
+
+  void region(const std::string& name, const std::string& indent,
+              std::vector<std::string>& stack, std::string& out) {
+    const auto& e = s.regions.at(name);
+    out += indent + "// " + chapter_id(e.info.chapter) + ": " + name;
+    if (!e.info.revised_in.empty()) {
+      out += " (revised in " + chapter_id(e.info.revised_in) + ")";
+    }
+    out += "\n";
+    for (const auto& line : split_lines(e.info.code)) {
+      auto p = placeholder(line);
+      if (!p) {
+        out += line.empty() ? "\n" : indent + line + "\n";
+        continue;
+      }
+      const std::string& slot = p->first;
+      ++slot_uses[slot];
+      if (std::find(stack.begin(), stack.end(), slot) != stack.end()) {
+        diags.add({e.owner.display, e.owner.line},
+                  "placeholder cycle: " + cycle_text(stack, slot));
+        continue;
+      }
+      auto it = s.fills.find(slot);
+      if (it == s.fills.end()) continue;  // not filled yet: tangles to nothing
+      stack.push_back(slot);
+      for (const auto& fill : it->second) {
+        region(fill, indent + p->second, stack, out);
+      }
+      stack.pop_back();
+    }
+  }
+
+  static std::string chapter_id(const std::string& stem) {
+    auto dash = stem.find('-');
+    return dash == std::string::npos ? stem : stem.substr(dash + 1);
+  }
+
+  static std::string cycle_text(const std::vector<std::string>& stack,
+                                const std::string& slot) {
+    std::string text;
+    bool on = false;
+    for (const auto& s : stack) {
+      on = on || s == slot;
+      if (on) text += s + " -> ";
+    }
+    return text + slot;
+  }
+};
+
+std::string manifest(const State& s) {
+  std::string sources, demos;
+  for (const auto& file : s.file_list) {
+    fs::path p(file);
+    if (p.extension() != ".cpp") continue;
+    std::string top = p.begin()->string();
+    if (top == "llm") sources += "  " + file + "\n";
+    if (top == "demos") demos += "  " + p.stem().string() + "\n";
+  }
+  return "set(LITBOOK_LIBRARY_SOURCES\n" + sources + ")\n" +
+         "set(LITBOOK_DEMOS\n" + demos + ")\n";
+}
+
+}  // namespace
+
+std::string with_header(const std::string& body,
+                        const std::vector<std::string>& chapters) {
+  std::string from;
+  for (const auto& ch : chapters) {
+    from += (from.empty() ? "" : ", ") + ("chapters/" + ch + ".md");
+  }
+  return "// Generated by litbook from " + from +
+         ".\n// Do not edit: change the chapters. litbook-checksum: " +
+         hash_hex(body) + "\n\n" + body;
+}
+
+std::optional<bool> checksum_intact(const std::string& bytes) {
+  const std::string key = "litbook-checksum: ";
+  auto second_nl = bytes.find('\n', bytes.find('\n') + 1);
+  if (second_nl == std::string::npos) return std::nullopt;
+  auto pos = bytes.find(key);
+  if (pos == std::string::npos || pos > second_nl) return std::nullopt;
+  std::string sum = bytes.substr(pos + key.size(), 16);
+  if (second_nl + 2 > bytes.size()) return false;
+  return hash_hex(std::string_view(bytes).substr(second_nl + 2)) == sum;
+}
+
+TangleResult tangle(const std::vector<ChapterCode>& chapters) {
+  State s;
+  Diagnostics diags;
+  std::map<std::string, Json> listings;
+  for (const auto& ch : chapters) {
+    listings[ch.stem] = Json::object();
+    for (const auto& r : ch.regions) {
+      Location at{ch.display, r.line};
+      Owner owner{ch.stem, ch.display, r.line};
+      if (!r.revise.empty()) {
+        auto it = s.regions.find(r.revise);
+        if (it == s.regions.end()) {
+          diags.add(at, "revises unknown region '" + r.revise +
+                            "' (no earlier chapter defines it)");
+          continue;
+        }
+        auto& info = it->second.info;
+        listings[ch.stem][r.revise] = {{"file", info.file},
+                                       {"origin", info.chapter},
+                                       {"previous", info.code}};
+        info.previous_code = info.code;
+        info.code = r.code;
+        info.revised_in = ch.stem;
+        s.file_chapters[info.file].push_back(ch.stem);
+        continue;
+      }
+      if (auto it = s.regions.find(r.name); it != s.regions.end()) {
+        diags.add(at, "duplicate region '" + r.name + "' (first defined at " +
+                          it->second.owner.display + ":" +
+                          std::to_string(it->second.owner.line) + ")");
+        continue;
+      }
+      State::Entry e;
+      e.owner = owner;
+      e.info.name = r.name;
+      e.info.chapter = ch.stem;
+      e.info.code = r.code;
+      e.info.line = r.line;
+      if (!r.fill.empty()) {
+        auto slots = known_slots(s);
+        if (!slots.count(r.fill)) {
+          diags.add(at, "fills unknown placeholder '" + r.fill +
+                            "' (no earlier region has a line '// <<" + r.fill +
+                            ">>')");
+          continue;
+        }
+        e.slot = r.fill;
+        // The file is that of the region holding the placeholder.
+        for (const auto& [name, other] : s.regions) {
+          for (const auto& line : split_lines(other.info.code)) {
+            auto p = placeholder(line);
+            if (p && p->first == r.fill) e.info.file = other.info.file;
+          }
+        }
+        s.fills[r.fill].push_back(r.name);
+      } else {
+        std::string problem = check_target(r.file);
+        if (!problem.empty()) {
+          diags.add(at, problem);
+          continue;
+        }
+        if (r.file.rfind("demos/", 0) == 0 &&
+            r.file != "demos/" + ch.stem + ".cpp") {
+          diags.add(at, "file '" + r.file + "': this chapter's demo is demos/" +
+                            ch.stem + ".cpp");
+          continue;
+        }
+        e.info.file = r.file;
+        if (!s.file_order.count(r.file)) s.file_list.push_back(r.file);
+        s.file_order[r.file].push_back(r.name);
+      }
+      s.file_chapters[e.info.file].push_back(ch.stem);
+      listings[ch.stem][r.name] = {{"file", e.info.file}};
+      s.regions[r.name] = e;
+    }
+  }
+  diags.throw_if_any();
+
+  TangleResult result;
+  Expander ex{s, diags, {}};
+  for (const auto& file : s.file_list) {
+    std::string body;
+    std::vector<std::string> stack;
+    bool first = true;
+    for (const auto& name : s.file_order.at(file)) {
+      if (!first) body += "\n";
+      first = false;
+      ex.region(name, "", stack, body);
+    }
+    auto chs = s.file_chapters[file];
+    std::sort(chs.begin(), chs.end());
+    chs.erase(std::unique(chs.begin(), chs.end()), chs.end());
+    result.files[file] = with_header(body, chs);
+  }
+  for (const auto& [slot, names] : s.fills) {
+    if (ex.slot_uses[slot] == 0) {
+      const auto& e = s.regions.at(names.front());
+      diags.add({e.owner.display, e.owner.line},
+                "placeholder '" + slot + "' no longer exists (a revision "
+                "removed it) but region '" + names.front() + "' fills it");
+    } else if (ex.slot_uses[slot] > 1) {
+      const auto& e = s.regions.at(names.front());
+      diags.add({e.owner.display, e.owner.line},
+                "placeholder '" + slot + "' appears more than once; a "
+                "placeholder must be unique");
+    }
+  }
+  diags.throw_if_any();
+  result.files[kManifest] =
+      "# Generated by litbook: the files CMake compiles.\n" + manifest(s);
+  for (const auto& [name, e] : s.regions) result.regions[name] = e.info;
+  result.listings = std::move(listings);
+  return result;
+}
+
+namespace {
+
+std::set<std::string> existing_files(const fs::path& dir) {
+  std::set<std::string> out;
+  if (!fs::exists(dir)) return out;
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    if (entry.is_regular_file()) {
+      out.insert(entry.path().lexically_relative(dir).generic_string());
+    }
+  }
+  return out;
+}
+
+std::string first_difference(const std::string& want, const std::string& have) {
+  auto a = split_lines(want), b = split_lines(have);
+  for (std::size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
+    std::string x = i < a.size() ? a[i] : "<end of file>";
+    std::string y = i < b.size() ? b[i] : "<end of file>";
+    if (x != y) {
+      return "line " + std::to_string(i + 1) + ": chapters give '" + x +
+             "', the file has '" + y + "'";
+    }
+  }
+  return "line endings differ";
+}
+
+}  // namespace
+
+std::vector<Diagnostic> check_tangle(const TangleResult& result,
+                                     const fs::path& dir) {
+  std::vector<Diagnostic> out;
+  auto have = existing_files(dir);
+  for (const auto& [file, bytes] : result.files) {
+    fs::path p = dir / file;
+    auto current = read_file_if_exists(p);
+    if (!current) {
+      out.push_back({{display_path(p), 0}, "missing; run the build (or "
+                                           "litbook tangle) to create it"});
+    } else if (*current != bytes) {
+      bool hand = file != kManifest && checksum_intact(*current) == false;
+      out.push_back({{display_path(p), 0},
+                     (hand ? "edited by hand; " : "out of date; ") +
+                         first_difference(bytes, *current)});
+    }
+  }
+  for (const auto& file : have) {
+    if (!result.files.count(file)) {
+      out.push_back({{display_path(dir / file), 0},
+                     "not produced by any chapter (delete it, or move its "
+                     "code into a chapter)"});
+    }
+  }
+  return out;
+}
+
+WriteReport write_tangle(const TangleResult& result, const fs::path& dir,
+                         bool force) {
+  WriteReport report;
+  auto have = existing_files(dir);
+  Diagnostics diags;
+  std::vector<std::string> stale;
+  for (const auto& file : have) {
+    if (file == kManifest) continue;
+    auto bytes = read_file(dir / file);
+    auto intact = checksum_intact(bytes);
+    auto it = result.files.find(file);
+    bool wanted = it != result.files.end();
+    if (wanted && it->second == bytes) continue;
+    if (!intact.has_value()) {
+      diags.add({display_path(dir / file), 0},
+                "not generated by litbook; snippets/ holds only tangled "
+                "files (move this code into a chapter)");
+    } else if (!*intact && !force) {
+      diags.add({display_path(dir / file), 0},
+                "edited by hand; move the change into its chapter (or run "
+                "litbook tangle --force to discard it)");
+    } else if (!wanted) {
+      stale.push_back(file);
+    }
+  }
+  diags.throw_if_any();
+  for (const auto& [file, bytes] : result.files) {
+    if (write_if_changed(dir / file, bytes)) {
+      report.written.push_back(file);
+      if (file == kManifest) report.manifest_changed = true;
+    }
+  }
+  for (const auto& file : stale) {
+    fs::remove(dir / file);
+    report.removed.push_back(file);
+  }
+  return report;
+}
+
+}  // namespace litbook

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The snapshot test of one chapter: tangle chapters 1..N, build that code
+# with its demos and the unit tests of chapters 1..N (the main build's
+# flags), run the tests, and check that demo N as of chapter N prints
+# exactly what the built book shows for chapter N.
+#
+# usage: tools/snapshot-test.sh LITBOOK STEM WORKDIR UNIT_MANIFEST OUT_DIR
+# (run from the project root; CTest does this as snapshot-STEM)
+set -euo pipefail
+litbook=$1 stem=$2 work=$3 manifest=$4 outputs=$5
+root=$(pwd)
+
+rm -rf "$work/snippets"
+mkdir -p "$work"
+"$litbook" tangle --upto "$stem" --out "$work/snippets"
+
+files="" tags=""
+while read -r file chapter; do
+  [[ -z "$file" ]] && continue
+  if [[ ! "$chapter" > "$stem" ]]; then
+    files+="$file;"
+    tag="[ch${chapter%%-*}]"
+    [[ ",$tags," == *",$tag,"* ]] || tags+="${tags:+,}$tag"
+  fi
+done < "$manifest"
+
+cmake -S "$root/tests/snapshot" -B "$work/build" -G Ninja \
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DSNAPSHOT_SNIPPETS="$work/snippets" -DBOOK_SOURCE="$root" \
+  -DSNAPSHOT_TEST_FILES="${files%;}" > "$work/configure.log"
+cmake --build "$work/build"
+
+if [[ -n "$files" ]]; then
+  echo "snapshot $stem: running unit tests $tags"
+  "$work/build/unit_tests" "$tags"
+fi
+
+if [[ -x "$work/build/demo-$stem" ]]; then
+  expected="$outputs/$stem/stdout.txt"
+  [[ -f "$expected" ]] || { echo "snapshot $stem: no $expected; build the book first" >&2; exit 1; }
+  if ! "$work/build/demo-$stem" > "$work/demo-stdout.txt"; then
+    echo "snapshot $stem: the demo failed as of this chapter" >&2
+    exit 1
+  fi
+  if ! diff -u "$expected" "$work/demo-stdout.txt"; then
+    echo "snapshot $stem: the demo as of this chapter prints something else than the book shows (a later chapter changed its behaviour)" >&2
+    exit 1
+  fi
+  echo "snapshot $stem: demo output matches the book"
+fi

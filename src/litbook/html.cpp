@@ -365,10 +365,10 @@ std::string line_diff(const std::string& before, const std::string& after) {
     if (i < n && j < m && a[i] == b[j]) {
       out += " " + a[i++] + "\n";
       ++j;
-    } else if (j < m && (i == n || lcs[i][j + 1] >= lcs[i + 1][j])) {
-      out += "+" + b[j++] + "\n";
+    } else if (i < n && (j == m || lcs[i + 1][j] >= lcs[i][j + 1])) {
+      out += "-" + a[i++] + "\n";  // removals first, as in a unified diff
     } else {
-      out += "-" + a[i++] + "\n";
+      out += "+" + b[j++] + "\n";
     }
   }
   if (!out.empty()) out.pop_back();

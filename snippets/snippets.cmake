@@ -2,6 +2,10 @@
 set(LITBOOK_LIBRARY_SOURCES
   llm/tensor.cpp
 )
+set(LITBOOK_HEADERS
+  llm/error.hpp
+  llm/tensor.hpp
+)
 set(LITBOOK_DEMOS
   07-tensor-storage
   08-tensor-views

@@ -155,15 +155,19 @@ struct Expander {
 };
 
 std::string manifest(const State& s) {
-  std::string sources, demos;
+  std::string sources, demos, headers;
   for (const auto& file : s.file_list) {
     fs::path p(file);
+    if (p.extension() == ".hpp" || p.extension() == ".h") {
+      headers += "  " + file + "\n";
+    }
     if (p.extension() != ".cpp") continue;
     std::string top = p.begin()->string();
     if (top == "llm") sources += "  " + file + "\n";
     if (top == "demos") demos += "  " + p.stem().string() + "\n";
   }
   return "set(LITBOOK_LIBRARY_SOURCES\n" + sources + ")\n" +
+         "set(LITBOOK_HEADERS\n" + headers + ")\n" +
          "set(LITBOOK_DEMOS\n" + demos + ")\n";
 }
 

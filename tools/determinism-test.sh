@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Every demo must print the same bytes and publish the same values, tables
+# and figures at -O0 as the book build does at -O2. Builds all chapters'
+# code at -O0 and compares each demo's outputs with build/out.
+#
+# usage: tools/determinism-test.sh LITBOOK WORKDIR OUT_DIR
+set -euo pipefail
+litbook=$1 work=$2 outputs=$3
+root=$(pwd)
+rm -rf "$work/snippets" "$work/out"
+mkdir -p "$work"
+"$litbook" tangle --out "$work/snippets"
+cmake -S "$root/tests/snapshot" -B "$work/build" -G Ninja \
+  -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O0 -g" \
+  -DSNAPSHOT_SNIPPETS="$work/snippets" -DBOOK_SOURCE="$root" \
+  -DSNAPSHOT_TEST_FILES="" > "$work/configure.log"
+cmake --build "$work/build"
+demos=$(sed -n '/^set(LITBOOK_DEMOS/,/^)/p' "$work/snippets/snippets.cmake" \
+        | grep -v '^set\|^)' | tr -d ' ')
+status=0
+for stem in $demos; do
+  "$litbook" run-demo --exe "$work/build/demo-$stem" --out "$work/out/$stem" \
+    --chapter "chapters/$stem.md"
+  if diff -r "$outputs/$stem" "$work/out/$stem"; then
+    echo "determinism: $stem gives identical outputs at -O0 and -O2"
+  else
+    echo "determinism: $stem differs between -O0 and -O2" >&2
+    status=1
+  fi
+done
+[[ -n "$demos" ]] || { echo "determinism: no demos found" >&2; exit 1; }
+exit $status

@@ -5,7 +5,7 @@
 #
 # usage: tools/determinism-test.sh LITBOOK WORKDIR OUT_DIR
 set -euo pipefail
-litbook=$1 work=$2 outputs=$3
+litbook=$(realpath "$1") work=$(realpath -m "$2") outputs=$(realpath "$3")
 root=$(pwd)
 rm -rf "$work/snippets" "$work/out"
 mkdir -p "$work"

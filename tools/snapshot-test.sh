@@ -7,7 +7,8 @@
 # usage: tools/snapshot-test.sh LITBOOK STEM WORKDIR UNIT_MANIFEST OUT_DIR
 # (run from the project root; CTest does this as snapshot-STEM)
 set -euo pipefail
-litbook=$1 stem=$2 work=$3 manifest=$4 outputs=$5
+litbook=$(realpath "$1") stem=$2 work=$(realpath -m "$3")
+manifest=$(realpath "$4") outputs=$(realpath "$5")
 root=$(pwd)
 
 rm -rf "$work/snippets"

@@ -16,13 +16,28 @@ std::string meta_string(const Json& v) {
   return {};
 }
 
-// Finds the line of `needle` in the YAML text, for diagnostics.
-int line_of(const std::string& text, const std::string& needle) {
-  auto pos = text.find(needle);
-  if (pos == std::string::npos) return 0;
-  return 1 + static_cast<int>(std::count(text.begin(),
-                                         text.begin() + static_cast<long>(pos),
-                                         '\n'));
+// The line of the `occurrence`-th list item "- needle" (or, failing that,
+// of the first line mentioning needle), for diagnostics.
+int line_of(const std::string& text, const std::string& needle,
+            int occurrence = 1) {
+  auto lines = split_lines(text);
+  int seen = 0;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    std::string l = lines[i];
+    l.erase(0, l.find_first_not_of(" \t"));
+    while (!l.empty() && (l.back() == ' ' || l.back() == '\t')) l.pop_back();
+    if (l == "- " + needle || l == "- \"" + needle + "\"" ||
+        l == "title: " + needle || l == "title: \"" + needle + "\"") {
+      if (++seen == occurrence) return static_cast<int>(i) + 1;
+    }
+  }
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].find(needle) != std::string::npos &&
+        lines[i].find('#') == std::string::npos) {
+      return static_cast<int>(i) + 1;
+    }
+  }
+  return 0;
 }
 
 }  // namespace
@@ -81,7 +96,7 @@ Book load_book(const fs::path& root) {
     if (m.contains("chapters")) {
       for (const auto& c : m["chapters"]["c"]) {
         std::string stem = meta_string(c);
-        int line = line_of(yaml, stem);
+        int line = line_of(yaml, stem, seen.count(stem) ? 2 : 1);
         if (seen.count(stem)) {
           diags.add({display, line}, "chapter '" + stem + "' is listed twice");
           continue;

@@ -90,22 +90,45 @@ bool has_digit(const std::string& s) {
 Json simplify_inlines(const Json& in);
 Json simplify_blocks(const Json& in);
 
-void append_inline(Json& out, Json node) {
-  if (node["t"] == "Str" && !out.empty() && out.back()["t"] == "Str") {
-    out.back()["c"] = out.back()["c"].get<std::string>() +
-                      node["c"].get<std::string>();
-    return;
-  }
-  out.push_back(std::move(node));
-}
-
-// Which single children keep their position wrapper: numbers (for the
-// lint), links and math (for diagnostics).
+// Which single children keep their position wrapper: links and math (for
+// diagnostics). Text keeps a position only when it holds a digit (for the
+// lint), and only after neighbouring pieces are joined: Pandoc splits
+// "0.37" into "0", "." and "37".
 bool keeps_position(const Json& content) {
   if (content.size() != 1) return false;
   const auto& t = content[0]["t"];
-  if (t == "Str") return has_digit(content[0]["c"].get<std::string>());
   return t == "Link" || t == "Math";
+}
+
+int pos_line(const Json& attr) {
+  for (const auto& kv : attr[2]) {
+    if (kv[0] == "data-pos") {
+      auto r = parse_data_pos(kv[1].get<std::string>());
+      if (r) return r->line;
+    }
+  }
+  return 0;
+}
+
+// A piece of text and the line it started on.
+struct Piece {
+  Json node;
+  int line = 0;
+};
+
+Json wrap_text(const Piece& p) {
+  std::string text = p.node["c"].get<std::string>();
+  if (!has_digit(text) && text.find('\\') == std::string::npos &&
+      text.find('$') == std::string::npos) {
+    return p.node;
+  }
+  if (p.line == 0) return p.node;
+  std::string pos = std::to_string(p.line) + ":1-" + std::to_string(p.line) +
+                    ":1";
+  return {{"t", "Span"},
+          {"c", {Json::array({"", Json::array(),
+                              Json::array({Json::array({"data-pos", pos})})}),
+                 Json::array({p.node})}}};
 }
 
 Json simplify_inline(const Json& node) {
@@ -130,24 +153,43 @@ Json simplify_inline(const Json& node) {
   return out;
 }
 
-Json simplify_inlines(const Json& in) {
-  Json out = Json::array();
+void flatten(const Json& in, int line, std::vector<Piece>& out);
+
+void add_piece(std::vector<Piece>& out, Json node, int line) {
+  if (node["t"] == "Str" && !out.empty() && out.back().node["t"] == "Str") {
+    out.back().node["c"] = out.back().node["c"].get<std::string>() +
+                           node["c"].get<std::string>();
+    return;
+  }
+  out.push_back({std::move(node), line});
+}
+
+// Unwraps Pandoc's position spans into pieces, joining adjacent text.
+void flatten(const Json& in, int line, std::vector<Piece>& out) {
   for (const auto& node : in) {
     if (node["t"] == "Span" && only_position(node["c"][0])) {
       const Json& content = node["c"][1];
+      int here = pos_line(node["c"][0]);
       if (keeps_position(content)) {
         Json span = node;
         tidy_attr(span["c"][0]);
         span["c"][1] = simplify_inlines(content);
-        out.push_back(std::move(span));
+        out.push_back({std::move(span), here});
         continue;
       }
-      for (const auto& child : simplify_inlines(content)) {
-        append_inline(out, child);
-      }
+      flatten(content, here ? here : line, out);
       continue;
     }
-    append_inline(out, simplify_inline(node));
+    add_piece(out, simplify_inline(node), line);
+  }
+}
+
+Json simplify_inlines(const Json& in) {
+  std::vector<Piece> pieces;
+  flatten(in, 0, pieces);
+  Json out = Json::array();
+  for (const auto& p : pieces) {
+    out.push_back(p.node["t"] == "Str" ? wrap_text(p) : p.node);
   }
   return out;
 }
@@ -253,6 +295,14 @@ std::string inline_text(const Json& inlines) {
   return out;
 }
 
+Json simplify_document(const Json& doc) {
+  Json out;
+  out["pandoc-api-version"] = doc.value("pandoc-api-version", Json::array());
+  out["meta"] = simplify_meta(doc.value("meta", Json::object()));
+  out["blocks"] = simplify_blocks(doc.value("blocks", Json::array()));
+  return out;
+}
+
 namespace {
 
 bool is_fence(const std::string& line, char* kind) {
@@ -312,11 +362,7 @@ Json parse_with_pandoc(const fs::path& path) {
     }
     throw Failure({display, 0}, "pandoc could not read the chapter: " + msg);
   }
-  Json doc = Json::parse(result.out);
-  Json out;
-  out["pandoc-api-version"] = doc["pandoc-api-version"];
-  out["meta"] = simplify_meta(doc["meta"]);
-  out["blocks"] = simplify_blocks(doc["blocks"]);
+  Json out = simplify_document(Json::parse(result.out));
   Diagnostics diags;
   find_unterminated(out["blocks"], split_lines(read_file(path)), display,
                     diags);

@@ -103,6 +103,7 @@ struct Chapter {
   std::vector<MathRef> math;
   std::vector<Heading> headings;
   std::vector<UnboundNumber> unbound;
+  std::vector<UnboundNumber> stray_tex;  ///< "$" or "\cmd" outside math
 
   Location at(int line) const { return {display, line}; }
 };
@@ -110,6 +111,10 @@ struct Chapter {
 /// Runs Pandoc on a chapter and returns the simplified document
 /// ({"meta":..., "blocks":...}); throws Failure with file:line.
 Json parse_with_pandoc(const fs::path& path);
+
+/// Drops the position wrappers Pandoc's sourcepos adds around every word
+/// and paragraph, keeping positions where diagnostics need them.
+Json simplify_document(const Json& pandoc_doc);
 
 /// Builds the model from a simplified document. Validates the front matter
 /// and every construct, reporting all problems at once.

@@ -99,8 +99,14 @@ void check_output(const Chapter& ch, const DemoOutputs& out,
                   std::vector<Diagnostic>& diags) {
   if (!ch.output) return;
   std::string want = out.stdout_text;
-  std::string have = ch.output->text + "\n";
+  std::string have = ch.output->text.empty() ? "" : ch.output->text + "\n";
   if (want == have) return;
+  if (!want.empty() && want.back() != '\n') {
+    diags.push_back({ch.at(ch.output->open_line),
+                     "demos/" + ch.stem + ".cpp does not end its output with a "
+                     "newline, which an output block cannot show; print one"});
+    return;
+  }
   auto a = split_lines(have), b = split_lines(want);
   for (std::size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
     std::string x = i < a.size() ? a[i] : "<no line>";
@@ -206,6 +212,11 @@ std::vector<Diagnostic> check_chapter(const Chapter& ch,
                      "value: write [" + n.text + "]{value=NAME}, or [" +
                          n.text + "]{.lit} if it is an input"});
   }
+  for (const auto& t : ch.stray_tex) {
+    diags.push_back({ch.at(t.line),
+                     "'" + t.text + "' looks like math outside $...$ (are the "
+                     "dollar signs unbalanced?)"});
+  }
   check_links(ch, index, diags);
   std::stable_sort(diags.begin(), diags.end(),
                    [](const Diagnostic& a, const Diagnostic& b) {
@@ -263,7 +274,11 @@ int update_chapter(const Chapter& ch, const DemoOutputs& out) {
     line.replace(open + 1, v->text.size(), e.text);
     ++edits;
   }
-  if (ch.output && ch.output->text + "\n" != out.stdout_text) {
+  std::string shown = ch.output && !ch.output->text.empty()
+                          ? ch.output->text + "\n"
+                          : "";
+  bool representable = out.stdout_text.empty() || out.stdout_text.back() == '\n';
+  if (ch.output && shown != out.stdout_text && representable) {
     std::vector<std::string> body;
     for (const auto& l : split_lines(out.stdout_text)) {
       body.push_back(l.empty() ? l : ch.output->indent + l);

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cstdio>
 #include <map>
 
 #include <nlohmann/json.hpp>
@@ -66,10 +67,10 @@ Run run_once(const DemoOptions& o, const fs::path& dir) {
   run.process = run_process({fs::absolute(o.exe).string()}, p);
   const auto& r = run.process;
   if (r.timed_out) {
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%g", o.timeout.count() / 1000.0);
     throw Failure(o.chapter, "demo " + name + " did not finish within " +
-                                 std::to_string(o.timeout.count() / 1000.0)
-                                     .substr(0, 4) +
-                                 " s (killed)");
+                                 seconds + " s (killed)");
   }
   if (r.output_too_large) {
     throw Failure(o.chapter, "demo " + name + " printed more than " +

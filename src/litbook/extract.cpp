@@ -243,6 +243,15 @@ struct Walker {
   // Reports numbers of two or more digits, or with a fraction or exponent,
   // that stand on their own (not inside a word such as C++20 or UTF-8).
   void lint(const std::string& s, int line) {
+    // Math whose dollars Pandoc did not pair stays as text.
+    for (std::size_t k = 0; k < s.size(); ++k) {
+      bool command = s[k] == '\\' && k + 1 < s.size() &&
+                     std::isalpha(static_cast<unsigned char>(s[k + 1]));
+      if (s[k] == '$' || command) {
+        ch.stray_tex.push_back({s, line});
+        break;
+      }
+    }
     std::size_t i = 0;
     while (i < s.size()) {
       if (!std::isdigit(static_cast<unsigned char>(s[i]))) {
@@ -319,11 +328,10 @@ void read_front_matter(Chapter& ch, Diagnostics& diags) {
     }
   }
   if (!ch.id.empty()) {
-    std::string expected_suffix = "-" + ch.id;
-    bool matches = ch.stem.size() > expected_suffix.size() &&
-                   ch.stem.compare(ch.stem.size() - expected_suffix.size(),
-                                   expected_suffix.size(),
-                                   expected_suffix) == 0;
+    bool matches = ch.stem.size() == ch.id.size() + 3 &&
+                   std::isdigit(static_cast<unsigned char>(ch.stem[0])) &&
+                   std::isdigit(static_cast<unsigned char>(ch.stem[1])) &&
+                   ch.stem[2] == '-' && ch.stem.compare(3, ch.id.size(), ch.id) == 0;
     if (!matches) {
       diags.add(ch.at(1), "front matter: id '" + ch.id +
                               "' does not match the file name '" + ch.stem +

@@ -50,7 +50,6 @@ private:
 
   const HtmlContext& ctx_;
   std::vector<std::string> notes_;
-  int code_counter_ = 0;
 };
 
 /// A simple line diff (longest common subsequence) in unified style.

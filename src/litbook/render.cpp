@@ -115,8 +115,12 @@ void run_katex(std::vector<Pending>& todo, Cache& cache, const Chapter& ch,
       for (const auto& m : ch.math) {
         if (m.tex == todo[i].a) line = m.line;
       }
-      diags.add(ch.at(line), "invalid TeX in $" + todo[i].a + "$: " +
-                                 res["error"].get<std::string>());
+      std::string tex = todo[i].a, delim = todo[i].b == "display" ? "$$" : "$";
+      for (auto& c : tex) c = (c == '\n' || c == '\r') ? ' ' : c;
+      std::string error = res["error"].get<std::string>();
+      for (auto& c : error) c = (c == '\n' || c == '\r') ? ' ' : c;
+      diags.add(ch.at(line), "invalid TeX in " + delim + tex + delim + ": " +
+                                 error);
       continue;
     }
     cache.put(todo[i].key, res["html"].get<std::string>());

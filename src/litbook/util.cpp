@@ -128,11 +128,10 @@ std::vector<std::string> split_lines(std::string_view text) {
 bool is_valid_name(std::string_view name) {
   if (name.empty()) return false;
   for (char c : name) {
-    bool ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
-              c == '.' || c == '_';
+    bool ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
     if (!ok) return false;
   }
-  return name.front() != '-' && name.front() != '.';
+  return name.front() != '-';
 }
 
 std::string format_fixed(double v, int decimals) {

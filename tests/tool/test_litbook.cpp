@@ -604,7 +604,12 @@ TEST_CASE("a stale snippet fails tangle --check, which writes nothing",
     auto r = p.litbook({"tangle", "--check"});
     LOG_RUN(r);
     REQUIRE(r.status != 0);
-    REQUIRE_THAT(r.err, HasLineStartingWith("snippets/llm/a.hpp: out of date; "));
+    // The first differing code line, not the checksum in the header: the
+    // body starts on line 4, the region comment is line 5, "struct A {"
+    // line 6, and the filled member line 7.
+    REQUIRE_THAT(r.err, HasLine("snippets/llm/a.hpp: out of date; line 7: "
+                                "chapters give '  int x = 1;', the file has "
+                                "'  int x = 0;'"));
     REQUIRE(lines_of(r.err).size() == 1);
     REQUIRE(changes(before, p.tree()) == "");
     // tangle brings it up to date; then --check passes.
@@ -853,6 +858,12 @@ TEST_CASE("front matter problems fail with line 1 of the chapter",
     text = front("");
     message = "front matter: id 'gamma' does not match the file name "
               "'02-beta.md' (expected NN-gamma.md)";
+  }
+  SECTION("the file name only ends in the id") {
+    keys["id"] = "id: eta\n";
+    text = front("");
+    message = "front matter: id 'eta' does not match the file name "
+              "'02-beta.md' (expected NN-eta.md)";
   }
   p.write("chapters/02-beta.md", text);
   Tree before = p.tree();
@@ -1114,10 +1125,6 @@ Another caption.
   REQUIRE(ok.status == 0);
 }
 
-// The lint as the tool does it today. Left out on purpose (see the report):
-// decimals and exponents ("0.37" is reported as '37', "0.5" and "1.5e-07"
-// not at all) and C++20 (reported as '20'), because Pandoc's source
-// positions split "0.37" into "0", "." and "37" before the lint sees it.
 TEST_CASE("an unbound number in prose fails the lint; literals, single "
           "digits, years and words pass", "[tool][check]") {
   Project p;
@@ -1157,8 +1164,39 @@ and 1024 moves.
                             "chapters/01-alpha.md:13: number '37' in prose "
                             "is not bound to a value"));
   }
+  SECTION("decimals and exponents are reported whole") {
+    // Pandoc's source positions split "0.37" into "0", "." and "37"; the
+    // lint must see the number as written.
+    p.chapter("01-alpha", R"md(It costs 0.5 seconds.
+The error is 1.5e-07 and the ratio 3.14.
+)md");
+    auto r = p.litbook({"check"});
+    LOG_RUN(r);
+    REQUIRE(r.status != 0);
+    REQUIRE(lines_of(r.err).size() == 3);
+    REQUIRE_THAT(r.err, HasLineStartingWith(
+                            "chapters/01-alpha.md:11: number '0.5' in prose "
+                            "is not bound to a value: write [0.5]{value=NAME}"));
+    REQUIRE_THAT(r.err, HasLineStartingWith(
+                            "chapters/01-alpha.md:12: number '1.5e-07' in "
+                            "prose is not bound to a value"));
+    REQUIRE_THAT(r.err, HasLineStartingWith(
+                            "chapters/01-alpha.md:12: number '3.14' in prose "
+                            "is not bound to a value"));
+  }
+  SECTION("math whose dollars do not pair is reported") {
+    p.chapter("01-alpha", "Invalid $\\frac{$ math.\n");
+    auto r = p.litbook({"check"});
+    LOG_RUN(r);
+    REQUIRE(r.status != 0);
+    REQUIRE(lines_of(r.err) ==
+            std::vector<std::string>{
+                "chapters/01-alpha.md:11: '$\\frac{$' looks like math outside "
+                "$...$ (are the dollar signs unbalanced?)"});
+  }
   SECTION("literal spans, single digits, years, words, code and math pass") {
-    p.chapter("01-alpha", R"md(Sorting costs [0.37]{.lit} seconds with 3 layers,
+    p.chapter("01-alpha", R"md(C++20 and UTF-16 are words.
+Sorting costs [0.37]{.lit} seconds with 3 layers,
 [64]{.lit} keys and 7 heads, as in 2017 and 1999; UTF-8 and
 float64 are words, `x = 42` is code and $n = 128$ is math.
 )md");
@@ -1325,7 +1363,7 @@ TEST_CASE("a demo that times out is killed and fails run-demo",
                      std::chrono::steady_clock::now() - start)
                      .count();
   REQUIRE_THAT(r.err, HasLine("chapters/01-alpha.md: demo demo.sh did not "
-                              "finish within 1.00 s (killed)"));
+                              "finish within 1 s (killed)"));
   REQUIRE(seconds < 15);
 }
 
@@ -1406,4 +1444,43 @@ TEST_CASE("a good demo replaces the old outputs completely", "[tool][demo]") {
   }
   std::sort(siblings.begin(), siblings.end());
   REQUIRE(siblings == std::vector<std::string>{"01-alpha", "01-alpha.digest"});
+}
+
+TEST_CASE("a region name outside a-z, 0-9 and - fails tangle",
+          "[tool][tangle]") {
+  Project p;
+  auto r = tangle_fails_with_beta(p, R"md(```{.cpp fill="a-members" region="a_b.c"}
+int x = 0;
+```
+)md");
+  REQUIRE_THAT(r.err, HasLine("chapters/02-beta.md:11: invalid region name "
+                              "'a_b.c' (use a-z, 0-9 and -)"));
+}
+
+TEST_CASE("an empty output block matches a demo that prints nothing",
+          "[tool][check]") {
+  Project p;
+  p.book({"01-alpha"});
+  p.write("chapters/01-alpha.md",
+          chapter_md("alpha", "The demo prints nothing:\n\n```{.output}\n```\n"));
+  p.write("build/out/01-alpha/values.json", "{}\n");
+  SECTION("empty output passes") {
+    p.write("build/out/01-alpha/stdout.txt", "");
+    auto r = p.litbook({"check"});
+    LOG_RUN(r);
+    REQUIRE(r.status == 0);
+  }
+  SECTION("output without a final newline is reported, not 'updated'") {
+    p.write("build/out/01-alpha/stdout.txt", "a=1");
+    Tree before = p.tree();
+    auto r = p.litbook({"check", "--update"});
+    LOG_RUN(r);
+    REQUIRE(r.status != 0);
+    REQUIRE(r.err.find("updated") == std::string::npos);
+    REQUIRE_THAT(r.err, HasLine("chapters/01-alpha.md:13: demos/01-alpha.cpp "
+                                "does not end its output with a newline, "
+                                "which an output block cannot show; print "
+                                "one"));
+    REQUIRE(changes(before, p.tree()) == "");
+  }
 }

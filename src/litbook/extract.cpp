@@ -109,7 +109,11 @@ struct Walker {
                                    "); a chapter has at most one");
         return;
       }
-      auto range = parse_data_pos(*attr_get(attr, "data-pos"));
+      auto range = parse_data_pos(attr_get(attr, "data-pos").value_or(""));
+      if (!range || range->line < 1 || range->col < 1) {
+        diags.add(ch.at(line), "output block without a source position");
+        return;
+      }
       OutputBlock out;
       out.text = code;
       out.open_line = range->line;

@@ -10,12 +10,13 @@ stem=${1:-07-tensor-storage}
 runs=${2:-7}
 chapter=chapters/$stem.md
 [[ -f $chapter ]] || { echo "no $chapter" >&2; exit 1; }
-[[ -f build/build.ninja ]] || tools/setup.sh
-cmake --build build > /dev/null
+build=${BUILD_DIR:-build}
+[[ -f $build/build.ninja ]] || tools/setup.sh
+cmake --build "$build" > /dev/null
 
 backup=$(mktemp)
 cp "$chapter" "$backup"
-restore() { cp "$backup" "$chapter"; rm -f "$backup"; cmake --build build > /dev/null 2>&1 || true; }
+restore() { cp "$backup" "$chapter"; rm -f "$backup"; cmake --build "$build" > /dev/null 2>&1 || true; }
 trap restore EXIT
 
 # The first prose line after the front matter, outside code fences.
@@ -43,7 +44,7 @@ echo
 # ninja -n cannot know which outputs a step leaves unchanged (restat), so
 # it over-reports; the edges a real build runs are the true plan.
 echo "Edges Ninja runs after the edit:"
-plan=$(ninja -C build | grep '^\[' || true)
+plan=$(ninja -C "$build" | grep '^\[' || true)
 echo "$plan" | sed 's/^/  /'
 if grep -Eq 'Building|Linking|Running the demo' <<< "$plan"; then
   echo "FAIL: a prose edit recompiled code or reran a demo" >&2
@@ -54,7 +55,7 @@ echo
 build_times=()
 for ((i = 0; i < runs; i++)); do
   edit
-  t0=$(now); ninja -C build > /dev/null; t1=$(now)
+  t0=$(now); ninja -C "$build" > /dev/null; t1=$(now)
   build_times+=($(( (t1 - t0) / 1000000 )))
 done
 pandoc_times=()
@@ -73,7 +74,7 @@ for ((i = 0; i < runs; i++)); do
 done
 noop_times=()
 for ((i = 0; i < runs; i++)); do
-  t0=$(now); ninja -C build > /dev/null; t1=$(now)
+  t0=$(now); ninja -C "$build" > /dev/null; t1=$(now)
   noop_times+=($(( (t1 - t0) / 1000000 )))
 done
 b=$(printf '%s\n' "${build_times[@]}" | median)

@@ -87,8 +87,10 @@ bool has_digit(const std::string& s) {
 
 // ---- simplification -----------------------------------------------------
 
-Json simplify_inlines(const Json& in);
-Json simplify_blocks(const Json& in);
+// The tree can be large (a 5 MB chapter gives about 200 MB of JSON), so
+// every step moves nodes instead of copying them.
+Json simplify_inlines(Json in);
+Json simplify_blocks(Json in);
 
 // Which single children keep their position wrapper: links and math (for
 // diagnostics). Text keeps a position only when it holds a digit (for the
@@ -114,161 +116,167 @@ int pos_line(const Json& attr) {
 struct Piece {
   Json node;
   int line = 0;
+  std::string text;  // for Str pieces, joined before wrapping
 };
 
-Json wrap_text(const Piece& p) {
-  std::string text = p.node["c"].get<std::string>();
-  if (!has_digit(text) && text.find('\\') == std::string::npos &&
-      text.find('$') == std::string::npos) {
-    return p.node;
-  }
-  if (p.line == 0) return p.node;
+Json wrap_text(Piece& p) {
+  const std::string& text = p.text;
+  bool interesting = has_digit(text) ||
+                     text.find('\\') != std::string::npos ||
+                     text.find('$') != std::string::npos;
+  Json str = {{"t", "Str"}, {"c", std::move(p.text)}};
+  if (!interesting || p.line == 0) return str;
   std::string pos = std::to_string(p.line) + ":1-" + std::to_string(p.line) +
                     ":1";
   return {{"t", "Span"},
           {"c", {Json::array({"", Json::array(),
                               Json::array({Json::array({"data-pos", pos})})}),
-                 Json::array({p.node})}}};
+                 Json::array({std::move(str)})}}};
 }
 
-Json simplify_inline(const Json& node) {
-  const std::string& t = node["t"].get_ref<const std::string&>();
-  Json out = node;
-  if (t == "Emph" || t == "Strong" || t == "Strikeout" || t == "Superscript" ||
-      t == "Subscript" || t == "SmallCaps" || t == "Underline") {
-    out["c"] = simplify_inlines(node["c"]);
-  } else if (t == "Quoted") {
-    out["c"][1] = simplify_inlines(node["c"][1]);
-  } else if (t == "Link" || t == "Image") {
-    tidy_attr(out["c"][0]);
-    out["c"][1] = simplify_inlines(node["c"][1]);
-  } else if (t == "Span") {
-    tidy_attr(out["c"][0]);
-    out["c"][1] = simplify_inlines(node["c"][1]);
-  } else if (t == "Note") {
-    out["c"] = simplify_blocks(node["c"]);
-  } else if (t == "Cite") {
-    out["c"][1] = simplify_inlines(node["c"][1]);
+bool is_one_of(const std::string& t, std::initializer_list<const char*> list) {
+  for (const char* x : list) {
+    if (t == x) return true;
   }
-  return out;
+  return false;
 }
 
-void flatten(const Json& in, int line, std::vector<Piece>& out);
+Json simplify_inline(Json node) {
+  const std::string t = node["t"].get<std::string>();
+  if (is_one_of(t, {"Emph", "Strong", "Strikeout", "Superscript", "Subscript",
+                    "SmallCaps", "Underline"})) {
+    node["c"] = simplify_inlines(std::move(node["c"]));
+  } else if (t == "Quoted" || t == "Cite") {
+    node["c"][1] = simplify_inlines(std::move(node["c"][1]));
+  } else if (t == "Link" || t == "Image" || t == "Span") {
+    tidy_attr(node["c"][0]);
+    node["c"][1] = simplify_inlines(std::move(node["c"][1]));
+  } else if (t == "Note") {
+    node["c"] = simplify_blocks(std::move(node["c"]));
+  }
+  return node;
+}
 
 void add_piece(std::vector<Piece>& out, Json node, int line) {
-  if (node["t"] == "Str" && !out.empty() && out.back().node["t"] == "Str") {
-    out.back().node["c"] = out.back().node["c"].get<std::string>() +
-                           node["c"].get<std::string>();
+  if (node["t"] == "Str") {
+    std::string text = std::move(node["c"].get_ref<std::string&>());
+    if (!out.empty() && out.back().node.is_null()) {
+      out.back().text += text;
+      return;
+    }
+    out.push_back({Json(), line, std::move(text)});  // null node: text
     return;
   }
-  out.push_back({std::move(node), line});
+  out.push_back({std::move(node), line, {}});
 }
 
 // Unwraps Pandoc's position spans into pieces, joining adjacent text.
-void flatten(const Json& in, int line, std::vector<Piece>& out) {
-  for (const auto& node : in) {
+void flatten(Json in, int line, std::vector<Piece>& out) {
+  for (auto& node : in) {
     if (node["t"] == "Span" && only_position(node["c"][0])) {
-      const Json& content = node["c"][1];
+      Json& content = node["c"][1];
       int here = pos_line(node["c"][0]);
       if (keeps_position(content)) {
-        Json span = node;
-        tidy_attr(span["c"][0]);
-        span["c"][1] = simplify_inlines(content);
-        out.push_back({std::move(span), here});
+        tidy_attr(node["c"][0]);
+        node["c"][1] = simplify_inlines(std::move(content));
+        out.push_back({std::move(node), here, {}});
         continue;
       }
-      flatten(content, here ? here : line, out);
+      flatten(std::move(content), here ? here : line, out);
       continue;
     }
-    add_piece(out, simplify_inline(node), line);
+    add_piece(out, simplify_inline(std::move(node)), line);
   }
 }
 
-Json simplify_inlines(const Json& in) {
+Json simplify_inlines(Json in) {
   std::vector<Piece> pieces;
-  flatten(in, 0, pieces);
+  flatten(std::move(in), 0, pieces);
   Json out = Json::array();
-  for (const auto& p : pieces) {
-    out.push_back(p.node["t"] == "Str" ? wrap_text(p) : p.node);
+  for (auto& p : pieces) {
+    out.push_back(p.node.is_null() ? wrap_text(p) : std::move(p.node));
   }
   return out;
 }
 
-Json simplify_block(const Json& node) {
-  const std::string& t = node["t"].get_ref<const std::string&>();
-  Json out = node;
+Json simplify_block(Json node) {
+  const std::string t = node["t"].get<std::string>();
+  Json& c = node["c"];
   if (t == "Para" || t == "Plain") {
-    out["c"] = simplify_inlines(node["c"]);
+    c = simplify_inlines(std::move(c));
   } else if (t == "Header") {
-    tidy_attr(out["c"][1]);
-    out["c"][2] = simplify_inlines(node["c"][2]);
+    tidy_attr(c[1]);
+    c[2] = simplify_inlines(std::move(c[2]));
   } else if (t == "CodeBlock") {
-    tidy_attr(out["c"][0]);
+    tidy_attr(c[0]);
   } else if (t == "Div") {
-    tidy_attr(out["c"][0]);
-    out["c"][1] = simplify_blocks(node["c"][1]);
+    tidy_attr(c[0]);
+    c[1] = simplify_blocks(std::move(c[1]));
   } else if (t == "BlockQuote") {
-    out["c"] = simplify_blocks(node["c"]);
+    c = simplify_blocks(std::move(c));
   } else if (t == "BulletList") {
-    for (auto& item : out["c"]) item = simplify_blocks(item);
+    for (auto& item : c) item = simplify_blocks(std::move(item));
   } else if (t == "OrderedList") {
-    for (auto& item : out["c"][1]) item = simplify_blocks(item);
+    for (auto& item : c[1]) item = simplify_blocks(std::move(item));
   } else if (t == "DefinitionList") {
-    for (auto& entry : out["c"]) {
-      entry[0] = simplify_inlines(entry[0]);
-      for (auto& def : entry[1]) def = simplify_blocks(def);
+    for (auto& entry : c) {
+      entry[0] = simplify_inlines(std::move(entry[0]));
+      for (auto& def : entry[1]) def = simplify_blocks(std::move(def));
     }
   } else if (t == "LineBlock") {
-    for (auto& line : out["c"]) line = simplify_inlines(line);
+    for (auto& line : c) line = simplify_inlines(std::move(line));
   } else if (t == "Table") {
     // [attr, caption, colspecs, head, bodies, foot]; cells hold blocks.
-    tidy_attr(out["c"][0]);
+    tidy_attr(c[0]);
     auto fix_rows = [](Json& rows) {
       for (auto& row : rows) {
-        for (auto& cell : row[1]) cell[4] = simplify_blocks(cell[4]);
+        for (auto& cell : row[1]) cell[4] = simplify_blocks(std::move(cell[4]));
       }
     };
-    fix_rows(out["c"][3][1]);
-    for (auto& body : out["c"][4]) {
+    fix_rows(c[3][1]);
+    for (auto& body : c[4]) {
       fix_rows(body[2]);
       fix_rows(body[3]);
     }
-    fix_rows(out["c"][5][1]);
-    out["c"][1][1] = simplify_blocks(out["c"][1][1]);
+    fix_rows(c[5][1]);
+    c[1][1] = simplify_blocks(std::move(c[1][1]));
   }
-  return out;
+  return node;
 }
 
-Json simplify_blocks(const Json& in) {
+Json simplify_blocks(Json in) {
   Json out = Json::array();
-  for (const auto& node : in) {
+  for (auto& node : in) {
     if (node["t"] == "Div" && only_position(node["c"][0])) {
-      for (const auto& child : simplify_blocks(node["c"][1])) {
-        out.push_back(child);
+      for (auto& child : simplify_blocks(std::move(node["c"][1]))) {
+        out.push_back(std::move(child));
       }
       continue;
     }
-    out.push_back(simplify_block(node));
+    out.push_back(simplify_block(std::move(node)));
   }
   return out;
 }
 
-Json simplify_meta(const Json& meta) {
-  Json out = meta;
-  for (auto& [key, value] : out.items()) {
+Json simplify_meta(Json meta) {
+  for (auto& [key, value] : meta.items()) {
     (void)key;
     if (value["t"] == "MetaInlines") {
-      value["c"] = simplify_inlines(value["c"]);
+      value["c"] = simplify_inlines(std::move(value["c"]));
     } else if (value["t"] == "MetaList") {
       for (auto& item : value["c"]) {
-        if (item["t"] == "MetaInlines") item["c"] = simplify_inlines(item["c"]);
-        if (item["t"] == "MetaBlocks") item["c"] = simplify_blocks(item["c"]);
+        if (item["t"] == "MetaInlines") {
+          item["c"] = simplify_inlines(std::move(item["c"]));
+        }
+        if (item["t"] == "MetaBlocks") {
+          item["c"] = simplify_blocks(std::move(item["c"]));
+        }
       }
     } else if (value["t"] == "MetaBlocks") {
-      value["c"] = simplify_blocks(value["c"]);
+      value["c"] = simplify_blocks(std::move(value["c"]));
     }
   }
-  return out;
+  return meta;
 }
 
 }  // namespace
@@ -295,11 +303,13 @@ std::string inline_text(const Json& inlines) {
   return out;
 }
 
-Json simplify_document(const Json& doc) {
+Json simplify_document(Json doc) {
   Json out;
   out["pandoc-api-version"] = doc.value("pandoc-api-version", Json::array());
-  out["meta"] = simplify_meta(doc.value("meta", Json::object()));
-  out["blocks"] = simplify_blocks(doc.value("blocks", Json::array()));
+  out["meta"] = simplify_meta(doc.contains("meta") ? std::move(doc["meta"])
+                                                   : Json::object());
+  out["blocks"] = simplify_blocks(
+      doc.contains("blocks") ? std::move(doc["blocks"]) : Json::array());
   return out;
 }
 
@@ -353,6 +363,12 @@ void find_unterminated(const Json& node, const std::vector<std::string>& lines,
 Json parse_with_pandoc(const fs::path& path) {
   std::string display = display_path(path);
   if (!fs::exists(path)) throw Failure({display, 0}, "no such chapter file");
+  std::string source = read_file(path);
+  if (auto bad = first_invalid_utf8(source)) {
+    throw Failure({display, bad->first},
+                  "invalid UTF-8 at byte " + std::to_string(bad->second) +
+                      " of the line; chapters must be UTF-8");
+  }
   auto result = run_process({"pandoc", "-f", "commonmark_x+sourcepos", "-t",
                              "json", path.string()});
   if (result.exit_code != 0) {
@@ -362,10 +378,9 @@ Json parse_with_pandoc(const fs::path& path) {
     }
     throw Failure({display, 0}, "pandoc could not read the chapter: " + msg);
   }
-  Json out = simplify_document(Json::parse(result.out));
+  Json out = simplify_document(Json::parse(std::move(result.out)));
   Diagnostics diags;
-  find_unterminated(out["blocks"], split_lines(read_file(path)), display,
-                    diags);
+  find_unterminated(out["blocks"], split_lines(source), display, diags);
   diags.throw_if_any();
   return out;
 }

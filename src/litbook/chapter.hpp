@@ -114,7 +114,7 @@ Json parse_with_pandoc(const fs::path& path);
 
 /// Drops the position wrappers Pandoc's sourcepos adds around every word
 /// and paragraph, keeping positions where diagnostics need them.
-Json simplify_document(const Json& pandoc_doc);
+Json simplify_document(Json pandoc_doc);
 
 /// Builds the model from a simplified document. Validates the front matter
 /// and every construct, reporting all problems at once.

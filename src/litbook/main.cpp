@@ -379,7 +379,12 @@ int cmd_book_index(const Args& a) {
   fs::path dir = a.need("model-dir");
   std::vector<Json> entries;
   for (const auto& stem : book.order) {
-    entries.push_back(Json::parse(read_file(dir / (stem + ".index.json"))));
+    // A chapter the build graph does not know yet (listed in book.yaml
+    // before CMake re-read the chapter list) is parsed here instead.
+    auto cached = read_file_if_exists(dir / (stem + ".index.json"));
+    entries.push_back(cached ? Json::parse(*cached)
+                             : index_to_json(load_chapter(
+                                   book.chapter_path(stem))));
   }
   write_if_changed(a.need("out"), make_book_index(book, entries).dump(1) + "\n");
   return 0;

@@ -134,6 +134,38 @@ bool is_valid_name(std::string_view name) {
   return name.front() != '-';
 }
 
+std::optional<std::pair<int, int>> first_invalid_utf8(std::string_view t) {
+  int line = 1, col = 1;
+  std::size_t i = 0;
+  while (i < t.size()) {
+    auto c = static_cast<unsigned char>(t[i]);
+    std::size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3
+                      : (c >> 3) == 0x1E ? 4 : 0;
+    bool ok = len > 0 && i + len <= t.size();
+    for (std::size_t k = 1; ok && k < len; ++k) {
+      ok = (static_cast<unsigned char>(t[i + k]) & 0xC0) == 0x80;
+    }
+    if (ok && len == 2) ok = c >= 0xC2;  // no overlong forms
+    if (ok && len == 3) {
+      auto c1 = static_cast<unsigned char>(t[i + 1]);
+      ok = !(c == 0xE0 && c1 < 0xA0) && !(c == 0xED && c1 >= 0xA0);
+    }
+    if (ok && len == 4) {
+      auto c1 = static_cast<unsigned char>(t[i + 1]);
+      ok = c <= 0xF4 && !(c == 0xF0 && c1 < 0x90) && !(c == 0xF4 && c1 >= 0x90);
+    }
+    if (!ok) return std::make_pair(line, col);
+    if (c == '\n') {
+      ++line;
+      col = 1;
+    } else {
+      col += static_cast<int>(len);
+    }
+    i += len;
+  }
+  return std::nullopt;
+}
+
 std::string format_fixed(double v, int decimals) {
   if (std::isnan(v)) return "nan";
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";

@@ -96,6 +96,10 @@ ProcessResult run_process(const std::vector<std::string>& argv,
 /// True for "a-z0-9-" names that start with a letter or digit.
 bool is_valid_name(std::string_view name);
 
+/// The 1-based line and column (in bytes) of the first byte that is not
+/// valid UTF-8, or std::nullopt when the text is valid.
+std::optional<std::pair<int, int>> first_invalid_utf8(std::string_view text);
+
 /// Formats a double like printf("%.*f") and turns -0.000 into 0.000.
 std::string format_fixed(double v, int decimals);
 

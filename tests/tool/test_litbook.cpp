@@ -1484,3 +1484,111 @@ TEST_CASE("an empty output block matches a demo that prints nothing",
     REQUIRE(changes(before, p.tree()) == "");
   }
 }
+
+TEST_CASE("a demo that writes 100 MB fails under the default limit",
+          "[tool][demo]") {
+  Project p;
+  // The default limit is 64 MiB of stdout and published files together.
+  SECTION("printed") {
+    auto r = demo_fails(p, "#!/bin/sh\nhead -c 100000000 /dev/zero\n");
+    REQUIRE_THAT(r.err, HasLine("chapters/01-alpha.md: demo demo.sh printed "
+                                "more than 67108864 bytes (killed)"));
+  }
+  SECTION("published as a figure") {
+    auto r = demo_fails(p,
+                        "#!/bin/sh\nmkdir -p \"$LITBOOK_OUT/figures\"\n"
+                        "head -c 100000000 /dev/zero > "
+                        "\"$LITBOOK_OUT/figures/big.svg\"\n");
+    REQUIRE_THAT(r.err, HasLine("chapters/01-alpha.md: demo demo.sh wrote "
+                                "more than 67108864 bytes"));
+  }
+}
+
+TEST_CASE("a chapter that is not UTF-8 fails with its line", "[tool][book]") {
+  Project p;
+  make_tangled_book(p);
+  std::string beta = chapter_md("beta", kBeta);
+  beta += "\nLatin-1 text: caf\xe9.\n";  // \xe9 is byte 18 of its line
+  int line = static_cast<int>(lines_of(beta).size());
+  p.write("chapters/02-beta.md", beta);
+  Tree before = p.tree();
+  auto r = p.litbook({"tangle"});
+  LOG_RUN(r);
+  REQUIRE(r.status != 0);
+  REQUIRE_THAT(r.err, HasLine("chapters/02-beta.md:" + std::to_string(line) +
+                              ": invalid UTF-8 at byte 18 of the line; "
+                              "chapters must be UTF-8"));
+  REQUIRE(changes(before, p.tree()) == "");
+}
+
+namespace {
+std::string with_crlf(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '\n') out += '\r';
+    out += c;
+  }
+  return out;
+}
+}  // namespace
+
+TEST_CASE("CRLF chapters are accepted: same code, --update keeps CRLF",
+          "[tool][check]") {
+  Project lf, crlf;
+  make_tangled_book(lf);
+  make_tangled_book(crlf);
+  for (const char* stem : {"01-alpha", "02-beta"}) {
+    std::string rel = std::string("chapters/") + stem + ".md";
+    crlf.write(rel, with_crlf(crlf.read(rel)));
+  }
+  auto r = crlf.litbook({"tangle", "--force"});
+  LOG_RUN(r);
+  REQUIRE(r.status == 0);
+  // The tangled code is the same bytes as from the LF chapters.
+  REQUIRE(crlf.tree({"chapters"}) == lf.tree({"chapters"}));
+
+  crlf.book({"01-alpha"});
+  fs::remove(crlf.dir() / "chapters/02-beta.md");
+  crlf.write("chapters/01-alpha.md",
+             with_crlf(chapter_md("alpha", "Mean [0.3]{value=m}.\n\n"
+                                           "```{.output}\nm=0.3\n```\n")));
+  crlf.outputs("01-alpha", "m=0.250000\n",
+               R"({"m": {"kind": "number", "value": "0.25"}})" "\n");
+  auto u = crlf.litbook({"check", "--update"});
+  LOG_RUN(u);
+  REQUIRE(u.status == 0);
+  REQUIRE(crlf.read("chapters/01-alpha.md") ==
+          with_crlf(chapter_md("alpha", "Mean [0.2]{value=m}.\n\n"
+                                        "```{.output}\nm=0.250000\n```\n")));
+}
+
+TEST_CASE("a 5 MB chapter is parsed, tangled and checked",
+          "[tool][check]") {
+  Project p;
+  p.book({"01-alpha"});
+  std::string body;
+  const std::string paragraph =
+      "Every tensor stores its numbers in one flat buffer, and a shape, "
+      "strides and an offset say where each element lives in it.\n\n";
+  while (body.size() < 5u * 1024 * 1024) body += paragraph;
+  body += "```{.cpp file=\"llm/big.hpp\" region=\"big\"}\nint big;\n```\n";
+  p.chapter("01-alpha", body);
+  // As the build does it: parse once (Pandoc is most of the time), then
+  // tangle and check from the parsed model.
+  auto start = std::chrono::steady_clock::now();
+  auto parse = p.litbook({"parse", "chapters/01-alpha.md", "--model-dir",
+                          "build/model"});
+  LOG_RUN(parse);
+  REQUIRE(parse.status == 0);
+  auto t = p.litbook({"tangle", "--model-dir", "build/model"});
+  LOG_RUN(t);
+  REQUIRE(t.status == 0);
+  REQUIRE(p.read("snippets/llm/big.hpp").find("int big;") != std::string::npos);
+  auto c = p.litbook({"check", "--model-dir", "build/model"});
+  LOG_RUN(c);
+  REQUIRE(c.status == 0);
+  auto seconds = std::chrono::duration<double>(
+                     std::chrono::steady_clock::now() - start).count();
+  INFO("parse + tangle + check of a 5 MB chapter took " << seconds << " s");
+  CHECK(seconds < 100);
+}

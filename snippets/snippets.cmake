@@ -2,9 +2,11 @@
 set(LITBOOK_LIBRARY_SOURCES
   llm/tensor.cpp
   llm/ops.cpp
+  llm/matmul.cpp
 )
 set(LITBOOK_DEMOS
   07-tensor-storage
   08-tensor-views
   09-broadcasting-reductions
+  10-matrix-multiplication
 )

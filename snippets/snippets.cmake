@@ -3,10 +3,12 @@ set(LITBOOK_LIBRARY_SOURCES
   llm/tensor.cpp
   llm/ops.cpp
   llm/matmul.cpp
+  llm/softmax.cpp
 )
 set(LITBOOK_DEMOS
   07-tensor-storage
   08-tensor-views
   09-broadcasting-reductions
   10-matrix-multiplication
+  11-stable-softmax
 )

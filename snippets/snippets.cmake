@@ -4,10 +4,17 @@ set(LITBOOK_LIBRARY_SOURCES
   llm/ops.cpp
   llm/matmul.cpp
   llm/softmax.cpp
+  llm/gradcheck.cpp
+  llm/scalar.cpp
 )
 set(LITBOOK_HEADERS
   llm/error.hpp
   llm/tensor.hpp
+  llm/ops.hpp
+  llm/matmul.hpp
+  llm/softmax.hpp
+  llm/gradcheck.hpp
+  llm/scalar.hpp
 )
 set(LITBOOK_DEMOS
   07-tensor-storage
@@ -15,4 +22,6 @@ set(LITBOOK_DEMOS
   09-broadcasting-reductions
   10-matrix-multiplication
   11-stable-softmax
+  12-gradient-checking
+  13-scalar-autodiff
 )

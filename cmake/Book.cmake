@@ -205,13 +205,13 @@ add_custom_command(
 # ---- search index -------------------------------------------------------
 # The plain text of every rendered chapter, by section, as a script the
 # pages load when the reader first searches (a script loads from file://,
-# fetch() of JSON does not). One fast pass over the pages, only after a page
-# changed; written only when its bytes change (restat).
+# fetch() of JSON does not). Runs after a page changed and parses only the
+# pages that changed (cache/search/); written only when its bytes change.
 add_custom_command(
   OUTPUT ${SITE_DIR}/search-index.js
   COMMAND ${LITBOOK} search-index --site ${SITE_DIR}
           --book-index ${MODEL_DIR}/book-index.json
-          --out ${SITE_DIR}/search-index.js
+          --out ${SITE_DIR}/search-index.js --cache ${BOOK_BUILD}/cache
   DEPENDS ${BOOK_PAGES} ${MODEL_DIR}/book-index.json litbook
   WORKING_DIRECTORY ${BOOK_SOURCE}
   COMMENT "Indexing the book for search"

@@ -130,11 +130,13 @@ const std::map<std::string, CommandSpec>& specs() {
         {}}},
       {"search-index",
        {"usage: litbook search-index --site DIR --out FILE [--book-index FILE]\n"
+        "                            [--cache DIR]\n"
         "\n"
         "Reads every chapter's page DIR/NN-slug.html and writes FILE, a script\n"
         "assigning window.BOOK_SEARCH_INDEX: per chapter its title, URL and\n"
-        "sections (heading, anchor, plain text). Writes only when it changes.\n",
-        {"site", "out", "book-index", "root"},
+        "sections (heading, anchor, plain text). Writes only when it changes.\n"
+        "With --cache, only pages changed since the last run are parsed.\n",
+        {"site", "out", "book-index", "cache", "root"},
         {}}},
       {"publish",
        {"usage: litbook publish --site DIR --book DIR\n"
@@ -499,8 +501,14 @@ int run(int argc, char** argv) {
   if (a.command == "book-index") return cmd_book_index(a);
   if (a.command == "publish") return cmd_publish(a);
   if (a.command == "search-index") {
-    BookIndex index = load_index(a, load_book(root_of(a)), nullptr);
-    write_if_changed(a.need("out"), search_index_script(index, a.need("site")));
+    // With --book-index, no book.yaml (and no Pandoc run): this step is on
+    // the path of every prose edit.
+    auto file = a.get("book-index");
+    BookIndex index = file ? book_index_from_json(Json::parse(read_file(*file)))
+                           : load_index(a, load_book(root_of(a)), nullptr);
+    std::optional<fs::path> cache;
+    if (auto dir = a.get("cache")) cache = fs::path(*dir) / "search";
+    write_if_changed(a.need("out"), search_index_script(index, a.need("site"), cache));
     return 0;
   }
   if (a.command == "verify-site") {

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <cstdlib>
+#include <unordered_map>
 
 namespace litbook {
 
@@ -18,7 +18,8 @@ struct Tag {
 };
 
 bool is_name_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == ':';
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+         c == '-' || c == ':';
 }
 
 // Parses the tag starting at html[pos] == '<'. Attribute values may hold
@@ -44,9 +45,9 @@ Tag parse_tag(std::string_view html, std::size_t pos) {
   }
   std::size_t n = i;
   while (n < html.size() && is_name_char(html[n])) ++n;
-  t.name.reserve(n - i);
-  for (std::size_t k = i; k < n; ++k) {
-    t.name += static_cast<char>(std::tolower(static_cast<unsigned char>(html[k])));
+  t.name.assign(html.substr(i, n - i));
+  for (char& c : t.name) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
   }
   char quote = 0;
   std::size_t k = n;
@@ -71,7 +72,8 @@ Tag parse_tag(std::string_view html, std::size_t pos) {
 std::optional<std::string_view> attr(std::string_view attrs, std::string_view name) {
   std::size_t i = 0;
   while ((i = attrs.find(name, i)) != std::string_view::npos) {
-    bool starts = i > 0 && std::isspace(static_cast<unsigned char>(attrs[i - 1]));
+    bool starts = i > 0 && (attrs[i - 1] == ' ' || attrs[i - 1] == '\n' ||
+                            attrs[i - 1] == '\t' || attrs[i - 1] == '\r');
     std::size_t v = i + name.size();
     if (starts && attrs.compare(v, 2, "=\"") == 0) {
       std::size_t e = attrs.find('"', v + 2);
@@ -166,40 +168,43 @@ std::size_t decode_entity(std::string_view html, std::size_t pos, std::string& o
   return pos + 1;
 }
 
-// Elements whose start and end separate words; the rest (span, em, code,
-// a, ...) are inline and join the text around them.
-bool is_block(const std::string& name) {
-  static const char* const blocks[] = {
-      "p", "div", "li", "ul", "ol", "dl", "dt", "dd", "pre", "br", "hr",
-      "table", "tr", "td", "th", "caption", "thead", "tbody", "figure",
-      "figcaption", "section", "aside", "blockquote", "h1", "h2", "h3",
-      "h4", "h5", "h6", "details", "summary", "main", "article", "header",
-      "footer", "img"};
-  for (const char* b : blocks) {
-    if (name == b) return true;
-  }
-  return false;
+enum class Kind { inline_, block, skip, maybe_skip };
+
+// Block elements separate words; inline ones (span, em, code, a, ...) join
+// the text around them. Skipped ones hold what a reader does not read as
+// the page's prose; some are skipped only with a certain class.
+Kind kind_of(const std::string& name) {
+  static const std::unordered_map<std::string_view, Kind> kinds = [] {
+    std::unordered_map<std::string_view, Kind> m;
+    for (const char* b : {"p", "div", "li", "ul", "ol", "dl", "dt", "dd", "pre",
+                          "br", "hr", "table", "tr", "td", "th", "caption",
+                          "thead", "tbody", "figure", "figcaption", "section",
+                          "aside", "blockquote", "h1", "h2", "h3", "h4", "h5",
+                          "h6", "summary", "main", "article", "footer", "img"}) {
+      m[b] = Kind::block;
+    }
+    for (const char* k : {"script", "style", "svg", "nav", "button", "template",
+                          "header", "noscript", "textarea"}) {
+      m[k] = Kind::skip;
+    }
+    for (const char* k : {"span", "details", "a"}) m[k] = Kind::maybe_skip;
+    return m;
+  }();
+  auto it = kinds.find(name);
+  return it == kinds.end() ? Kind::inline_ : it->second;
 }
 
-// What a reader does not read as the page's prose.
-bool is_skipped(const Tag& t) {
-  static const char* const always[] = {"script", "style", "svg", "nav",
-                                       "button", "template", "header",
-                                       "noscript", "textarea"};
-  for (const char* s : always) {
-    if (t.name == s) return true;
-  }
-  if (t.name == "span" && has_class(t.attrs, "katex-html")) return true;
-  if (t.name == "details" && has_class(t.attrs, "listing-diff")) return true;
-  if (t.name == "a" && (has_class(t.attrs, "footnote-ref") ||
-                        has_class(t.attrs, "footnote-back"))) {
-    return true;
-  }
-  return false;
+// A span, details or a element that is skipped for its class.
+bool is_skipped_by_class(const Tag& t) {
+  if (t.attrs.find("class=") == std::string_view::npos) return false;
+  if (t.name == "span") return has_class(t.attrs, "katex-html");
+  if (t.name == "details") return has_class(t.attrs, "listing-diff");
+  return has_class(t.attrs, "footnote-ref") || has_class(t.attrs, "footnote-back");
 }
 
 // The file, region and note of a listing's caption: separate words.
 bool is_caption_part(const Tag& t) {
+  if (t.attrs.find("listing-") == std::string_view::npos) return false;
   return has_class(t.attrs, "listing-file") || has_class(t.attrs, "listing-region") ||
          has_class(t.attrs, "listing-note");
 }
@@ -245,8 +250,8 @@ std::vector<SearchSection> page_sections(std::string_view html) {
       continue;
     }
     if (c != '<') {
-      std::size_t next = html.find_first_of("<&", pos);
-      if (next == std::string_view::npos) next = html.size();
+      std::size_t next = pos;
+      while (next < html.size() && html[next] != '<' && html[next] != '&') ++next;
       sink->append(html.substr(pos, next - pos));
       pos = next;
       continue;
@@ -254,19 +259,20 @@ std::vector<SearchSection> page_sections(std::string_view html) {
     Tag t = parse_tag(html, pos);
     pos = t.end;
     if (t.name == "!" || t.name.empty()) continue;
+    Kind kind = kind_of(t.name);
     if (t.closing) {
       if (!heading_tag.empty() && t.name == heading_tag) {
         heading_tag.clear();
         sink = &sections.back().text;
       }
-      if (is_block(t.name)) *sink += ' ';
+      if (kind == Kind::block) *sink += ' ';
       continue;
     }
     if (t.self_closing) {
-      if (is_block(t.name)) *sink += ' ';
+      if (kind == Kind::block) *sink += ' ';
       continue;
     }
-    if (is_skipped(t)) {
+    if (kind == Kind::skip || (kind == Kind::maybe_skip && is_skipped_by_class(t))) {
       pos = skip_element(html, t.name, pos);
       continue;
     }
@@ -302,7 +308,7 @@ std::vector<SearchSection> page_sections(std::string_view html) {
         continue;
       }
     }
-    if (is_block(t.name) || (t.name == "span" && is_caption_part(t))) *sink += ' ';
+    if (kind == Kind::block || (t.name == "span" && is_caption_part(t))) *sink += ' ';
   }
   for (auto& s : sections) {
     s.heading = collapse_spaces(s.heading);
@@ -314,29 +320,67 @@ std::vector<SearchSection> page_sections(std::string_view html) {
   return sections;
 }
 
-std::string search_index_script(const BookIndex& index, const fs::path& site) {
-  Json pages = Json::array();
-  for (const auto& ch : index.chapters) {
-    fs::path file = site / (ch.stem + ".html");
-    std::string html = read_file(file);
-    Json sections = Json::array();
-    for (const auto& s : page_sections(html)) {
-      sections.push_back({{"id", s.id}, {"heading", s.heading}, {"text", s.text}});
+namespace {
+
+std::string dump(const Json& j) {
+  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+// The sections of one page as JSON text. With a cache directory, a page
+// whose size and modification time are those recorded is not read again:
+// after a prose edit only the re-rendered page is parsed.
+std::string page_sections_json(const fs::path& file, const std::string& stem,
+                               const std::optional<fs::path>& cache) {
+  std::string key;
+  fs::path cached;
+  if (cache) {
+    std::error_code ec;
+    auto size = fs::file_size(file, ec);
+    auto time = fs::last_write_time(file, ec);
+    if (!ec) {
+      key = "litbook-search-1 " + std::to_string(size) + " " +
+            std::to_string(time.time_since_epoch().count());
+      cached = *cache / (stem + ".json");
+      if (auto text = read_file_if_exists(cached)) {
+        auto nl = text->find('\n');
+        if (nl != std::string::npos && text->compare(0, nl, key) == 0) {
+          return text->substr(nl + 1);
+        }
+      }
     }
+  }
+  Json sections = Json::array();
+  for (const auto& s : page_sections(read_file(file))) {
+    sections.push_back({{"id", s.id}, {"heading", s.heading}, {"text", s.text}});
+  }
+  std::string text = dump(sections);
+  if (!key.empty()) write_atomic(cached, key + "\n" + text);
+  return text;
+}
+
+}  // namespace
+
+std::string search_index_script(const BookIndex& index, const fs::path& site,
+                                const std::optional<fs::path>& cache) {
+  std::string pages;
+  for (const auto& ch : index.chapters) {
     std::string part;
     for (const auto& p : index.parts) {
       if (p.number == ch.part) part = "Part " + std::to_string(p.number) + ": " + p.title;
     }
-    pages.push_back({{"url", ch.stem + ".html"},
-                     {"number", ch.stem.substr(0, ch.stem.find('-'))},
-                     {"title", ch.title},
-                     {"part", part},
-                     {"sections", sections}});
+    Json page = {{"url", ch.stem + ".html"},
+                 {"number", ch.stem.substr(0, ch.stem.find('-'))},
+                 {"title", ch.title},
+                 {"part", part}};
+    std::string text = dump(page);
+    text.pop_back();  // the closing brace: the sections go last
+    text += ",\"sections\":" +
+            page_sections_json(site / (ch.stem + ".html"), ch.stem, cache) + "}";
+    pages += (pages.empty() ? "" : ",") + text;
   }
-  Json doc = {{"version", 1}, {"pages", pages}};
   return "/* Generated by litbook search-index from the rendered chapters. */\n"
-         "window.BOOK_SEARCH_INDEX = " +
-         doc.dump(-1, ' ', false, Json::error_handler_t::replace) + ";\n";
+         "window.BOOK_SEARCH_INDEX = {\"version\":1,\"pages\":[" +
+         pages + "]};\n";
 }
 
 }  // namespace litbook

@@ -25,7 +25,10 @@ struct SearchSection {
 std::vector<SearchSection> page_sections(std::string_view html);
 
 /// The index of every chapter of `index` from SITE/STEM.html, as the
-/// script "window.BOOK_SEARCH_INDEX = {...};".
-std::string search_index_script(const BookIndex& index, const fs::path& site);
+/// script "window.BOOK_SEARCH_INDEX = {...};". With `cache`, each page's
+/// sections are kept in CACHE/STEM.json and a page is parsed again only
+/// when its size or modification time changed.
+std::string search_index_script(const BookIndex& index, const fs::path& site,
+                                const std::optional<fs::path>& cache = std::nullopt);
 
 }  // namespace litbook

@@ -115,5 +115,25 @@ TEST_CASE("search: the index script lists every chapter in book order", "[search
     CHECK(j["pages"][0]["sections"][1]["text"] == "odometer");
     CHECK(j["pages"][1]["url"] == "08-b.html");
   }
+  SECTION("with a cache, a changed page is read again, an unchanged one not") {
+    write_atomic(site / "08-b.html", page("<p>views</p>"));
+    fs::path cache = site / "cache";
+    std::string plain = search_index_script(index, site);
+    CHECK(search_index_script(index, site, cache) == plain);
+    CHECK(fs::exists(cache / "07-a.json"));
+    CHECK(search_index_script(index, site, cache) == plain);
+
+    // A cache entry is used only while its page is unchanged: doctor one,
+    // and the doctored text shows; rewrite its page, and the new text does.
+    std::string entry = read_file(cache / "08-b.json");
+    entry.replace(entry.find("views"), 5, "STALE");
+    write_atomic(cache / "08-b.json", entry);
+    CHECK(search_index_script(index, site, cache).find("STALE") != std::string::npos);
+    write_atomic(site / "08-b.html", page("<p>broadcasting rules</p>"));
+    std::string js = search_index_script(index, site, cache);
+    CHECK(js.find("STALE") == std::string::npos);
+    CHECK(js.find("broadcasting rules") != std::string::npos);
+    CHECK(js == search_index_script(index, site));
+  }
   fs::remove_all(site);
 }

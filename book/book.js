@@ -1,6 +1,6 @@
 /* The book's small bit of behaviour: theme toggle, copy buttons on code
    listings, the sidebar drawer on narrow screens, "On this page"
-   highlighting, and opening <details> for printing. Plain JS, no
+   highlighting, search, and opening <details> for printing. Plain JS, no
    network, safe on file://. The inline script in <head> has already set
    data-theme from a saved choice and added the "js" class. */
 (function () {
@@ -377,6 +377,360 @@
   }
 
   /* ---------------------------------------------------------------- */
+  /* Search                                                             */
+  /* ---------------------------------------------------------------- */
+
+  /* The index (search-index.js, written at build time) assigns
+     window.BOOK_SEARCH_INDEX. It is loaded with a script element the first
+     time the reader uses the search box: fetch() of a JSON file is refused
+     on file://, a script is not. */
+
+  var SEARCH_LIMIT = 30;
+
+  /* Where book.js was loaded from: the book's root. */
+  function bookRoot() {
+    var script = document.querySelector('script[src$="book.js"]');
+    var base = script ? script.src : window.location.href;
+    return base.replace(/[^\/]*$/, "");
+  }
+
+  function prepareIndex(data) {
+    var entries = [];
+    (data && data.pages ? data.pages : []).forEach(function (page, order) {
+      (page.sections || []).forEach(function (section) {
+        entries.push({
+          url: page.url + (section.id ? "#" + section.id : ""),
+          where: page.number + " " + page.title,
+          heading: section.heading || "",
+          text: section.text || "",
+          order: order,
+          title: (page.title || "").toLowerCase(),
+          headLower: (section.heading || "").toLowerCase(),
+          textLower: (section.text || "").toLowerCase()
+        });
+      });
+    });
+    return entries;
+  }
+
+  function searchTerms(query) {
+    var seen = {};
+    return query
+      .toLowerCase()
+      .split(/\s+/)
+      .filter(function (t) {
+        if (t.length < 2 || seen[t]) return false;
+        seen[t] = true;
+        return true;
+      });
+  }
+
+  function countOf(haystack, term, cap) {
+    var n = 0;
+    var i = haystack.indexOf(term);
+    while (i !== -1 && n < cap) {
+      n++;
+      i = haystack.indexOf(term, i + term.length);
+    }
+    return n;
+  }
+
+  function isWordStart(text, i) {
+    return i === 0 || !/[a-z0-9_]/.test(text.charAt(i - 1));
+  }
+
+  /* Every term must occur in the section (its text, its heading or the
+     chapter's title); headings and whole-word hits rank first. */
+  function runSearch(entries, query) {
+    var terms = searchTerms(query);
+    if (!terms.length) return [];
+    var phrase = terms.length > 1 ? query.trim().toLowerCase() : "";
+    var results = [];
+    entries.forEach(function (e) {
+      var score = 0;
+      for (var k = 0; k < terms.length; k++) {
+        var t = terms[k];
+        var inText = countOf(e.textLower, t, 5);
+        var inHead = e.headLower.indexOf(t) !== -1;
+        var inTitle = e.title.indexOf(t) !== -1;
+        if (!inText && !inHead && !inTitle) return;
+        score += inText + (inHead ? 10 : 0) + (inTitle ? 3 : 0);
+        var first = e.textLower.indexOf(t);
+        if (first !== -1 && isWordStart(e.textLower, first)) score += 2;
+      }
+      if (phrase && (e.textLower.indexOf(phrase) !== -1 ||
+                     e.headLower.indexOf(phrase) !== -1)) {
+        score += 15;
+      }
+      results.push({ entry: e, score: score });
+    });
+    results.sort(function (a, b) {
+      return b.score - a.score || a.entry.order - b.entry.order;
+    });
+    return results.slice(0, SEARCH_LIMIT).map(function (r) {
+      return r.entry;
+    });
+  }
+
+  /* A stretch of the section around the first hit, cut at spaces. */
+  function snippetOf(text, terms) {
+    var lower = text.toLowerCase();
+    var at = -1;
+    terms.forEach(function (t) {
+      var i = lower.indexOf(t);
+      if (i !== -1 && (at === -1 || i < at)) at = i;
+    });
+    if (at === -1) return text.length > 180 ? text.slice(0, 180) + "\u2026" : text;
+    var start = Math.max(0, at - 60);
+    var end = Math.min(text.length, at + 140);
+    if (start > 0) {
+      var space = text.indexOf(" ", start);
+      if (space !== -1 && space < at) start = space + 1;
+    }
+    if (end < text.length) {
+      var back = text.lastIndexOf(" ", end);
+      if (back > at) end = back;
+    }
+    return (start > 0 ? "\u2026" : "") + text.slice(start, end) +
+           (end < text.length ? "\u2026" : "");
+  }
+
+  /* Appends `text` to `node` with every term wrapped in <mark>. */
+  function appendMarked(node, text, terms) {
+    var lower = text.toLowerCase();
+    var i = 0;
+    while (i < text.length) {
+      var best = -1;
+      var len = 0;
+      terms.forEach(function (t) {
+        var j = lower.indexOf(t, i);
+        if (j !== -1 && (best === -1 || j < best || (j === best && t.length > len))) {
+          best = j;
+          len = t.length;
+        }
+      });
+      if (best === -1) {
+        node.appendChild(document.createTextNode(text.slice(i)));
+        break;
+      }
+      if (best > i) node.appendChild(document.createTextNode(text.slice(i, best)));
+      var mark = document.createElement("mark");
+      mark.textContent = text.slice(best, best + len);
+      node.appendChild(mark);
+      i = best + len;
+    }
+  }
+
+  function setupSearch() {
+    var box = document.querySelector(".search");
+    var input = document.getElementById("search-input");
+    var panel = document.getElementById("search-panel");
+    var toggle = document.querySelector(".search-toggle");
+    var results = document.getElementById("search-results");
+    var status = document.getElementById("search-status");
+    var list = results ? results.querySelector(".search-list") : null;
+    if (!box || !input || !panel || !results || !status || !list) return;
+
+    var base = bookRoot();
+    var entries = null;
+    var loading = false;
+    var failed = false;
+    var timer = 0;
+
+    function load(then) {
+      if (entries) return then();
+      if (window.BOOK_SEARCH_INDEX) {
+        entries = prepareIndex(window.BOOK_SEARCH_INDEX);
+        return then();
+      }
+      if (failed || loading) return;
+      loading = true;
+      var script = document.createElement("script");
+      script.src = base + "search-index.js";
+      script.async = true;
+      script.onload = function () {
+        loading = false;
+        entries = prepareIndex(window.BOOK_SEARCH_INDEX);
+        update();
+      };
+      script.onerror = function () {
+        loading = false;
+        failed = true;
+        update();
+      };
+      document.head.appendChild(script);
+    }
+
+    function showResults(show) {
+      results.hidden = !show;
+    }
+
+    function update() {
+      var query = input.value.trim();
+      list.textContent = "";
+      if (!query) {
+        status.textContent = "";
+        showResults(false);
+        return;
+      }
+      showResults(true);
+      if (failed) {
+        status.textContent = "The search index could not be loaded.";
+        return;
+      }
+      var terms = searchTerms(query);
+      if (!terms.length) {
+        status.textContent = "Type at least two letters.";
+        return;
+      }
+      if (!entries) {
+        status.textContent = "Loading the index\u2026";
+        load(update);
+        return;
+      }
+      var found = runSearch(entries, query);
+      status.textContent = found.length
+        ? found.length + (found.length === SEARCH_LIMIT ? "+" : "") +
+          (found.length === 1 ? " section" : " sections") + " found"
+        : "Nothing found for \u201c" + query + "\u201d.";
+      found.forEach(function (e) {
+        var li = document.createElement("li");
+        var a = document.createElement("a");
+        a.className = "search-result";
+        a.href = base + e.url;
+        var where = document.createElement("span");
+        where.className = "search-result-where";
+        where.textContent = e.where + (e.heading ? " \u203a " : "");
+        if (e.heading) {
+          var head = document.createElement("span");
+          head.className = "search-result-heading";
+          appendMarked(head, e.heading, terms);
+          where.appendChild(head);
+        }
+        var snippet = document.createElement("span");
+        snippet.className = "search-result-snippet";
+        appendMarked(snippet, snippetOf(e.text, terms), terms);
+        a.appendChild(where);
+        a.appendChild(snippet);
+        li.appendChild(a);
+        list.appendChild(li);
+      });
+    }
+
+    function links() {
+      return Array.prototype.slice.call(list.querySelectorAll("a"));
+    }
+
+    function setOpen(open) {
+      root.classList.toggle("search-open", open);
+      if (toggle) toggle.setAttribute("aria-expanded", open ? "true" : "false");
+      if (open) {
+        input.focus();
+        load(function () {});
+      }
+    }
+
+    function close(focusTarget) {
+      showResults(false);
+      if (root.classList.contains("search-open")) setOpen(false);
+      if (focusTarget) focusTarget.focus();
+    }
+
+    input.addEventListener("focus", function () {
+      load(function () {});
+      if (input.value.trim()) update();
+    });
+
+    input.addEventListener("input", function () {
+      window.clearTimeout(timer);
+      timer = window.setTimeout(update, 60);
+    });
+
+    input.addEventListener("keydown", function (event) {
+      if (event.key === "ArrowDown") {
+        window.clearTimeout(timer);
+        update();
+        var first = links()[0];
+        if (first) {
+          event.preventDefault();
+          first.focus();
+        }
+      } else if (event.key === "Enter") {
+        window.clearTimeout(timer);
+        update();
+        var top = links()[0];
+        if (top) {
+          event.preventDefault();
+          top.click();
+        }
+      } else if (event.key === "Escape") {
+        event.preventDefault();
+        if (!results.hidden && input.value) {
+          input.value = "";
+          update();
+        } else {
+          close(toggle && root.classList.contains("search-open") ? toggle : null);
+        }
+      }
+    });
+
+    list.addEventListener("keydown", function (event) {
+      var all = links();
+      var i = all.indexOf(document.activeElement);
+      if (i === -1) return;
+      if (event.key === "ArrowDown" && i + 1 < all.length) {
+        event.preventDefault();
+        all[i + 1].focus();
+      } else if (event.key === "ArrowUp") {
+        event.preventDefault();
+        (i > 0 ? all[i - 1] : input).focus();
+      } else if (event.key === "Escape") {
+        event.preventDefault();
+        showResults(false);
+        input.focus();
+      }
+    });
+
+    /* Following a result (possibly to this very page) closes the search. */
+    list.addEventListener("click", function (event) {
+      var link = event.target.closest ? event.target.closest("a") : null;
+      if (link) close(null);
+    });
+
+    /* A click or focus outside the search closes its results. */
+    document.addEventListener("mousedown", function (event) {
+      if (!box.contains(event.target)) close(null);
+    });
+    document.addEventListener("focusin", function (event) {
+      if (!box.contains(event.target)) showResults(false);
+    });
+
+    if (toggle) {
+      toggle.addEventListener("click", function () {
+        setOpen(!root.classList.contains("search-open"));
+      });
+    }
+
+    /* "/" anywhere outside a text field starts a search. */
+    document.addEventListener("keydown", function (event) {
+      if (event.key !== "/" || event.ctrlKey || event.metaKey || event.altKey) return;
+      var t = event.target;
+      var tag = t && t.tagName;
+      if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" ||
+          (t && t.isContentEditable)) {
+        return;
+      }
+      event.preventDefault();
+      if (toggle && window.getComputedStyle(toggle).display !== "none") {
+        setOpen(true);
+      } else {
+        input.focus();
+        input.select();
+      }
+    });
+  }
+
+  /* ---------------------------------------------------------------- */
   /* Printing: show every <details>, then restore                       */
   /* ---------------------------------------------------------------- */
 
@@ -405,6 +759,7 @@
     setupTables();
     setupSidebar();
     setupTocHighlight();
+    setupSearch();
     setupPrint();
   }
 

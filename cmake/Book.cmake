@@ -6,6 +6,7 @@
 #   demo --run-demo--> out/S/{stdout.txt, values.json, tables/, figures/}
 #   model + outputs --check--> check/S.stamp
 #   model + outputs --render--> site/S.html
+#   all site/S.html --search-index--> site/search-index.js
 #   snippets/llm --doxygen--> site/api/
 #   everything --publish--> build/book (an atomic switch)
 #
@@ -204,6 +205,21 @@ add_custom_command(
   COMMENT "Copying the book's assets"
   VERBATIM)
 
+# ---- search index -------------------------------------------------------
+# The plain text of every rendered chapter, by section, as a script the
+# pages load when the reader first searches (a script loads from file://,
+# fetch() of JSON does not). Runs after a page changed and parses only the
+# pages that changed (cache/search/); written only when its bytes change.
+add_custom_command(
+  OUTPUT ${SITE_DIR}/search-index.js
+  COMMAND ${LITBOOK} search-index --site ${SITE_DIR}
+          --book-index ${MODEL_DIR}/book-index.json
+          --out ${SITE_DIR}/search-index.js --cache ${BOOK_BUILD}/cache
+  DEPENDS ${BOOK_PAGES} ${MODEL_DIR}/book-index.json litbook
+  WORKING_DIRECTORY ${BOOK_SOURCE}
+  COMMENT "Indexing the book for search"
+  VERBATIM)
+
 # ---- API reference ------------------------------------------------------
 configure_file(${BOOK_SOURCE}/book/Doxyfile.in ${BOOK_BUILD}/Doxyfile @ONLY)
 add_custom_command(
@@ -224,7 +240,8 @@ add_custom_command(
   COMMAND ${LITBOOK} publish --site ${SITE_DIR} --book ${BOOK_BUILD}/book
   COMMAND ${CMAKE_COMMAND} -E touch ${STAMP_DIR}/publish.stamp
   DEPENDS ${BOOK_CHECK_STAMPS} ${BOOK_PAGES} ${SITE_DIR}/index.html
-          ${STAMP_DIR}/assets.stamp ${STAMP_DIR}/api.stamp litbook
+          ${SITE_DIR}/search-index.js ${STAMP_DIR}/assets.stamp
+          ${STAMP_DIR}/api.stamp litbook
   WORKING_DIRECTORY ${BOOK_SOURCE}
   COMMENT "Publishing build/book"
   VERBATIM)

@@ -5,7 +5,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake ninja-build g++ pandoc doxygen catch2 libjs-katex
-          nlohmann-json3-dev libfmt-dev nodejs)
+          nlohmann-json3-dev libfmt-dev nodejs
+          chromium poppler-utils)  # browser tests and the PDF
+# Debian's nodejs comes without npm; a Node.js that bundles it needs none.
+command -v npm > /dev/null || packages+=(npm)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
@@ -20,6 +23,21 @@ if ((${#missing[@]})); then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# playwright-core for the browser tests and the PDF, exactly as the lockfile
+# pins it (it downloads no browser: the tests drive /usr/bin/chromium).
+# Reinstalled only when node_modules is missing or the lockfile changed.
+node -e 'process.exit(+process.versions.node.split(".")[0] >= 20 ? 0 : 1)' ||
+  echo "setup: warning: playwright-core needs Node.js 20 or later; the browser" \
+       "tests and tools/print-pdf.sh may fail with node $(node --version)" >&2
+lock_sum=$(sha256sum package-lock.json | cut -d' ' -f1)
+if [[ ! -d node_modules/playwright-core ||
+      $(cat node_modules/.setup-lock.sha256 2>/dev/null) != "$lock_sum" ]]; then
+  echo "setup: npm ci (package-lock.json)"
+  PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --ignore-scripts --no-audit --no-fund \
+    --loglevel=error > /dev/null
+  echo "$lock_sum" > node_modules/.setup-lock.sha256
 fi
 
 if [[ ! -f build/build.ninja ]]; then

@@ -11,6 +11,7 @@
 #include "check.hpp"
 #include "demo.hpp"
 #include "render.hpp"
+#include "search.hpp"
 #include "site.hpp"
 #include "tangle.hpp"
 
@@ -29,6 +30,7 @@ const char* kUsage =
     "  book-index combine the chapters' index entries (build step)\n"
     "  publish    replace the published book with the built site\n"
     "  verify-site  check a built book: links, anchors, KaTeX errors\n"
+    "  search-index write the search index of the rendered chapters\n"
     "\n"
     "Every command takes --root DIR (the project root, default: .) and\n"
     "--help. Errors are reported as chapters/NN-slug.md:LINE: message.\n";
@@ -125,6 +127,16 @@ const std::map<std::string, CommandSpec>& specs() {
         "Checks every HTML page under DIR: each local link and anchor\n"
         "resolves, and no page holds a KaTeX error.\n",
         {"root"},
+        {}}},
+      {"search-index",
+       {"usage: litbook search-index --site DIR --out FILE [--book-index FILE]\n"
+        "                            [--cache DIR]\n"
+        "\n"
+        "Reads every chapter's page DIR/NN-slug.html and writes FILE, a script\n"
+        "assigning window.BOOK_SEARCH_INDEX: per chapter its title, URL and\n"
+        "sections (heading, anchor, plain text). Writes only when it changes.\n"
+        "With --cache, only pages changed since the last run are parsed.\n",
+        {"site", "out", "book-index", "cache", "root"},
         {}}},
       {"publish",
        {"usage: litbook publish --site DIR --book DIR\n"
@@ -493,6 +505,17 @@ int run(int argc, char** argv) {
   if (a.command == "run-demo") return cmd_run_demo(a);
   if (a.command == "book-index") return cmd_book_index(a);
   if (a.command == "publish") return cmd_publish(a);
+  if (a.command == "search-index") {
+    // With --book-index, no book.yaml (and no Pandoc run): this step is on
+    // the path of every prose edit.
+    auto file = a.get("book-index");
+    BookIndex index = file ? book_index_from_json(Json::parse(read_file(*file)))
+                           : load_index(a, load_book(root_of(a)), nullptr);
+    std::optional<fs::path> cache;
+    if (auto dir = a.get("cache")) cache = fs::path(*dir) / "search";
+    write_if_changed(a.need("out"), search_index_script(index, a.need("site"), cache));
+    return 0;
+  }
   if (a.command == "verify-site") {
     if (a.positional.size() != 1) throw Failure({}, "verify-site: give DIR");
     auto problems = verify_site(a.positional[0]);

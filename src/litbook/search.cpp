@@ -1,0 +1,386 @@
+#include "search.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstdlib>
+#include <unordered_map>
+
+namespace litbook {
+
+namespace {
+
+struct Tag {
+  std::string name;    // lower case; "!" for comments and declarations
+  std::string_view attrs;
+  bool closing = false;
+  bool self_closing = false;
+  std::size_t end = 0;  // just past '>'
+};
+
+bool is_name_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+         c == '-' || c == ':';
+}
+
+// Parses the tag starting at html[pos] == '<'. Attribute values may hold
+// '>' when quoted.
+Tag parse_tag(std::string_view html, std::size_t pos) {
+  Tag t;
+  if (html.compare(pos, 4, "<!--") == 0) {
+    std::size_t e = html.find("-->", pos + 4);
+    t.name = "!";
+    t.end = e == std::string_view::npos ? html.size() : e + 3;
+    return t;
+  }
+  std::size_t i = pos + 1;
+  if (i < html.size() && html[i] == '/') {
+    t.closing = true;
+    ++i;
+  }
+  if (i < html.size() && (html[i] == '!' || html[i] == '?')) {
+    std::size_t e = html.find('>', i);
+    t.name = "!";
+    t.end = e == std::string_view::npos ? html.size() : e + 1;
+    return t;
+  }
+  std::size_t n = i;
+  while (n < html.size() && is_name_char(html[n])) ++n;
+  t.name.assign(html.substr(i, n - i));
+  for (char& c : t.name) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  char quote = 0;
+  std::size_t k = n;
+  for (; k < html.size(); ++k) {
+    char c = html[k];
+    if (quote) {
+      if (c == quote) quote = 0;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '>') {
+      break;
+    }
+  }
+  t.attrs = html.substr(n, k - n);
+  t.self_closing = !t.attrs.empty() && t.attrs.back() == '/';
+  t.end = k < html.size() ? k + 1 : html.size();
+  return t;
+}
+
+// The value of a double-quoted attribute (what every writer of the book's
+// pages produces), or nullopt.
+std::optional<std::string_view> attr(std::string_view attrs, std::string_view name) {
+  std::size_t i = 0;
+  while ((i = attrs.find(name, i)) != std::string_view::npos) {
+    bool starts = i > 0 && (attrs[i - 1] == ' ' || attrs[i - 1] == '\n' ||
+                            attrs[i - 1] == '\t' || attrs[i - 1] == '\r');
+    std::size_t v = i + name.size();
+    if (starts && attrs.compare(v, 2, "=\"") == 0) {
+      std::size_t e = attrs.find('"', v + 2);
+      if (e == std::string_view::npos) return std::nullopt;
+      return attrs.substr(v + 2, e - v - 2);
+    }
+    i = v;
+  }
+  return std::nullopt;
+}
+
+bool has_class(std::string_view attrs, std::string_view cls) {
+  auto classes = attr(attrs, "class");
+  if (!classes) return false;
+  std::size_t i = 0;
+  while (i < classes->size()) {
+    std::size_t e = classes->find(' ', i);
+    if (e == std::string_view::npos) e = classes->size();
+    if (classes->substr(i, e - i) == cls) return true;
+    i = e + 1;
+  }
+  return false;
+}
+
+// Just past the tag that closes the element `name` whose start tag ends at
+// `pos` (same-name elements nest).
+std::size_t skip_element(std::string_view html, const std::string& name,
+                         std::size_t pos) {
+  int depth = 1;
+  while (pos < html.size()) {
+    std::size_t lt = html.find('<', pos);
+    if (lt == std::string_view::npos) return html.size();
+    Tag t = parse_tag(html, lt);
+    pos = t.end;
+    if (t.name != name) continue;
+    if (t.closing) {
+      if (--depth == 0) return pos;
+    } else if (!t.self_closing) {
+      ++depth;
+    }
+  }
+  return html.size();
+}
+
+void append_utf8(std::string& out, unsigned long cp) {
+  if (cp < 0x80) {
+    out += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    out += static_cast<char>(0xC0 | (cp >> 6));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out += static_cast<char>(0xE0 | (cp >> 12));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x110000) {
+    out += static_cast<char>(0xF0 | (cp >> 18));
+    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+}
+
+// Decodes the character reference at html[pos] == '&' into out; returns
+// the position after it (or after the '&' alone when it is none).
+std::size_t decode_entity(std::string_view html, std::size_t pos, std::string& out) {
+  static const std::array<std::pair<std::string_view, std::string_view>, 9> named = {{
+      {"amp", "&"}, {"lt", "<"}, {"gt", ">"}, {"quot", "\""}, {"apos", "'"},
+      {"nbsp", " "}, {"ndash", "\u2013"}, {"mdash", "\u2014"}, {"hellip", "\u2026"}}};
+  std::size_t semi = html.find(';', pos);
+  if (semi == std::string_view::npos || semi - pos > 10) {
+    out += '&';
+    return pos + 1;
+  }
+  std::string_view ref = html.substr(pos + 1, semi - pos - 1);
+  if (!ref.empty() && ref[0] == '#') {
+    bool hex = ref.size() > 1 && (ref[1] == 'x' || ref[1] == 'X');
+    std::string digits(ref.substr(hex ? 2 : 1));
+    char* end = nullptr;
+    unsigned long cp = std::strtoul(digits.c_str(), &end, hex ? 16 : 10);
+    if (!digits.empty() && end == digits.c_str() + digits.size()) {
+      append_utf8(out, cp == 0xA0 ? ' ' : cp);
+      return semi + 1;
+    }
+  }
+  for (const auto& [name, text] : named) {
+    if (ref == name) {
+      out += text;
+      return semi + 1;
+    }
+  }
+  out += '&';
+  return pos + 1;
+}
+
+enum class Kind { inline_, block, skip, maybe_skip };
+
+// Block elements separate words; inline ones (span, em, code, a, ...) join
+// the text around them. Skipped ones hold what a reader does not read as
+// the page's prose; some are skipped only with a certain class.
+Kind kind_of(const std::string& name) {
+  static const std::unordered_map<std::string_view, Kind> kinds = [] {
+    std::unordered_map<std::string_view, Kind> m;
+    for (const char* b : {"p", "div", "li", "ul", "ol", "dl", "dt", "dd", "pre",
+                          "br", "hr", "table", "tr", "td", "th", "caption",
+                          "thead", "tbody", "figure", "figcaption", "section",
+                          "aside", "blockquote", "h1", "h2", "h3", "h4", "h5",
+                          "h6", "summary", "main", "article", "footer", "img"}) {
+      m[b] = Kind::block;
+    }
+    for (const char* k : {"script", "style", "svg", "nav", "button", "template",
+                          "header", "noscript", "textarea"}) {
+      m[k] = Kind::skip;
+    }
+    for (const char* k : {"span", "details", "a"}) m[k] = Kind::maybe_skip;
+    return m;
+  }();
+  auto it = kinds.find(name);
+  return it == kinds.end() ? Kind::inline_ : it->second;
+}
+
+// A span, details or a element that is skipped for its class.
+bool is_skipped_by_class(const Tag& t) {
+  if (t.attrs.find("class=") == std::string_view::npos) return false;
+  if (t.name == "span") return has_class(t.attrs, "katex-html");
+  if (t.name == "details") return has_class(t.attrs, "listing-diff");
+  return has_class(t.attrs, "footnote-ref") || has_class(t.attrs, "footnote-back");
+}
+
+// The file, region and note of a listing's caption: separate words.
+bool is_caption_part(const Tag& t) {
+  if (t.attrs.find("listing-") == std::string_view::npos) return false;
+  return has_class(t.attrs, "listing-file") || has_class(t.attrs, "listing-region") ||
+         has_class(t.attrs, "listing-note");
+}
+
+std::string collapse_spaces(const std::string& s) {
+  std::string out;
+  out.reserve(s.size());
+  bool space = false;
+  for (char c : s) {
+    if (c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f') {
+      space = true;
+      continue;
+    }
+    if (space && !out.empty()) out += ' ';
+    space = false;
+    out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<SearchSection> page_sections(std::string_view html) {
+  std::size_t start = html.find("<article");
+  if (start == std::string_view::npos) start = html.find("<body");
+  if (start == std::string_view::npos) start = 0;
+  std::size_t stop = html.find("</article>", start);
+  if (stop == std::string_view::npos) stop = html.size();
+  html = html.substr(0, stop);
+
+  std::vector<SearchSection> sections(1);
+  // Headings before the chapter's body (the boxes "In this chapter" and
+  // "Before you start") do not start sections: they belong to the top.
+  bool in_body = false;
+  std::string heading_tag;  // set while inside a section heading
+  std::string* sink = &sections.back().text;
+  std::size_t pos = start;
+  if (pos < html.size() && html[pos] == '<') pos = parse_tag(html, pos).end;
+  while (pos < html.size()) {
+    char c = html[pos];
+    if (c == '&') {
+      pos = decode_entity(html, pos, *sink);
+      continue;
+    }
+    if (c != '<') {
+      std::size_t next = pos;
+      while (next < html.size() && html[next] != '<' && html[next] != '&') ++next;
+      sink->append(html.substr(pos, next - pos));
+      pos = next;
+      continue;
+    }
+    Tag t = parse_tag(html, pos);
+    pos = t.end;
+    if (t.name == "!" || t.name.empty()) continue;
+    Kind kind = kind_of(t.name);
+    if (t.closing) {
+      if (!heading_tag.empty() && t.name == heading_tag) {
+        heading_tag.clear();
+        sink = &sections.back().text;
+      }
+      if (kind == Kind::block) *sink += ' ';
+      continue;
+    }
+    if (t.self_closing) {
+      if (kind == Kind::block) *sink += ' ';
+      continue;
+    }
+    if (kind == Kind::skip || (kind == Kind::maybe_skip && is_skipped_by_class(t))) {
+      pos = skip_element(html, t.name, pos);
+      continue;
+    }
+    if (t.name == "math") {
+      // KaTeX's MathML copy: keep the TeX source, not the symbols.
+      std::size_t end = skip_element(html, "math", pos);
+      std::string_view inner = html.substr(pos, end - pos);
+      std::size_t a = inner.find("<annotation");
+      if (a != std::string_view::npos) {
+        std::size_t b = inner.find('>', a);
+        std::size_t e = inner.find("</annotation>", b);
+        if (b != std::string_view::npos && e != std::string_view::npos) {
+          std::string_view tex = inner.substr(b + 1, e - b - 1);
+          std::size_t k = 0;
+          while (k < tex.size()) {
+            if (tex[k] == '&') {
+              k = decode_entity(tex, k, *sink);
+            } else {
+              *sink += tex[k++];
+            }
+          }
+        }
+      }
+      pos = end;
+      continue;
+    }
+    if (t.name == "div" && has_class(t.attrs, "page-body")) in_body = true;
+    if (in_body && heading_tag.empty() && (t.name == "h2" || t.name == "h3")) {
+      if (auto id = attr(t.attrs, "id"); id && !id->empty()) {
+        sections.push_back({std::string(*id), {}, {}});
+        heading_tag = t.name;
+        sink = &sections.back().heading;
+        continue;
+      }
+    }
+    if (kind == Kind::block || (t.name == "span" && is_caption_part(t))) *sink += ' ';
+  }
+  for (auto& s : sections) {
+    s.heading = collapse_spaces(s.heading);
+    s.text = collapse_spaces(s.text);
+  }
+  if (sections.front().text.empty() && sections.size() > 1) {
+    sections.erase(sections.begin());
+  }
+  return sections;
+}
+
+namespace {
+
+std::string dump(const Json& j) {
+  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+// The sections of one page as JSON text. With a cache directory, a page
+// whose size and modification time are those recorded is not read again:
+// after a prose edit only the re-rendered page is parsed.
+std::string page_sections_json(const fs::path& file, const std::string& stem,
+                               const std::optional<fs::path>& cache) {
+  std::string key;
+  fs::path cached;
+  if (cache) {
+    std::error_code ec;
+    auto size = fs::file_size(file, ec);
+    auto time = fs::last_write_time(file, ec);
+    if (!ec) {
+      key = "litbook-search-1 " + std::to_string(size) + " " +
+            std::to_string(time.time_since_epoch().count());
+      cached = *cache / (stem + ".json");
+      if (auto text = read_file_if_exists(cached)) {
+        auto nl = text->find('\n');
+        if (nl != std::string::npos && text->compare(0, nl, key) == 0) {
+          return text->substr(nl + 1);
+        }
+      }
+    }
+  }
+  Json sections = Json::array();
+  for (const auto& s : page_sections(read_file(file))) {
+    sections.push_back({{"id", s.id}, {"heading", s.heading}, {"text", s.text}});
+  }
+  std::string text = dump(sections);
+  if (!key.empty()) write_atomic(cached, key + "\n" + text);
+  return text;
+}
+
+}  // namespace
+
+std::string search_index_script(const BookIndex& index, const fs::path& site,
+                                const std::optional<fs::path>& cache) {
+  std::string pages;
+  for (const auto& ch : index.chapters) {
+    std::string part;
+    for (const auto& p : index.parts) {
+      if (p.number == ch.part) part = "Part " + std::to_string(p.number) + ": " + p.title;
+    }
+    Json page = {{"url", ch.stem + ".html"},
+                 {"number", ch.stem.substr(0, ch.stem.find('-'))},
+                 {"title", ch.title},
+                 {"part", part}};
+    std::string text = dump(page);
+    text.pop_back();  // the closing brace: the sections go last
+    text += ",\"sections\":" +
+            page_sections_json(site / (ch.stem + ".html"), ch.stem, cache) + "}";
+    pages += (pages.empty() ? "" : ",") + text;
+  }
+  return "/* Generated by litbook search-index from the rendered chapters. */\n"
+         "window.BOOK_SEARCH_INDEX = {\"version\":1,\"pages\":[" +
+         pages + "]};\n";
+}
+
+}  // namespace litbook

@@ -141,7 +141,7 @@ foreach(stem IN LISTS LITBOOK_DEMOS)
     BYPRODUCTS ${OUT_DIR}/${stem}.digest
     COMMAND ${LITBOOK} run-demo --exe $<TARGET_FILE:${exe}>
             --out ${OUT_DIR}/${stem} --chapter chapters/${stem}.md
-            --timeout 60
+            --model-dir ${MODEL_DIR} --timeout 60
     COMMAND ${CMAKE_COMMAND} -E touch ${STAMP_DIR}/${stem}.run.stamp
     DEPENDS ${exe} litbook
     WORKING_DIRECTORY ${BOOK_SOURCE}

@@ -29,9 +29,8 @@ YAML
 # Keep only the unit tests of the kept chapters.
 sed -i '/^  test_/{/07-tensor-storage\|08-tensor-views/!d}' tests/unit/CMakeLists.txt
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo > /dev/null
-cmake --build build --target litbook > /dev/null
-build/src/litbook tangle > /dev/null 2>&1
-cmake --build build > build.log 2>&1 || cmake --build build > build.log 2>&1 \
+# Only the book: the tests of this copy are not what is being tested.
+cmake --build build --target book > build.log 2>&1 \
   || { cat build.log; echo "FAIL: the cut-down book does not build"; exit 1; }
 
 fingerprint() {
@@ -46,7 +45,7 @@ status=0
 
 expect_failure() {  # name, expected message pattern
   local name=$1 pattern=$2
-  if cmake --build build > "$work/$name.log" 2>&1; then
+  if cmake --build build --target book > "$work/$name.log" 2>&1; then
     echo "FAIL ($name): the build succeeded"; status=1
   elif ! grep -Eq "$pattern" "$work/$name.log"; then
     echo "FAIL ($name): no message matching: $pattern"
@@ -72,7 +71,7 @@ expect_failure invalid-utf8 "^chapters/07-tensor-storage.md:[0-9]+: invalid UTF-
 
 demo=$(grep -n '^int main' "$chapter" | head -1 | cut -d: -f1)
 sed -i "${demo}a\\  std::abort();" "$chapter"
-expect_failure demo-crash "^chapters/07-tensor-storage.md: demo ch07 (was killed|exited)"
+expect_failure demo-crash "^chapters/07-tensor-storage.md:[0-9]+: demo ch07 (was killed|exited)"
 
 printf '\n```{.cpp file="llm/tensor.hpp" region="tensor-class"}\nint x;\n```\n' >> "$chapter"
 expect_failure duplicate-region "^chapters/07-tensor-storage.md:[0-9]+: duplicate region"
@@ -81,7 +80,7 @@ printf '\n```{.cpp file="../escape.hpp" region="escape"}\nint x;\n```\n' >> "$ch
 expect_failure escaping-file "^chapters/07-tensor-storage.md:[0-9]+: file '../escape.hpp' escapes"
 
 # Restored: the build succeeds again.
-if ! cmake --build build > "$work/restored.log" 2>&1; then
+if ! cmake --build build --target book > "$work/restored.log" 2>&1; then
   cat "$work/restored.log"; echo "FAIL: the restored book does not build"; status=1
 fi
 exit $status

@@ -104,8 +104,9 @@ const std::map<std::string, CommandSpec>& specs() {
         "\n"
         "Runs the demo twice; fails if it crashes, times out, prints too\n"
         "much, or the two runs differ. Otherwise replaces DIR atomically\n"
-        "with stdout.txt, values.json, tables/ and figures/.\n",
-        {"exe", "out", "chapter", "timeout", "max-output", "root"},
+        "with stdout.txt, values.json, tables/ and figures/. With\n"
+        "--model-dir, problems point at the demo's first code region.\n",
+        {"exe", "out", "chapter", "timeout", "max-output", "model-dir", "root"},
         {}}},
       {"parse",
        {"usage: litbook parse CHAPTER.md --model-dir DIR\n"
@@ -330,12 +331,9 @@ int cmd_tangle(const Args& a) {
                        facts.dump(1) + "\n");
     }
   }
-  if (report.manifest_changed && a.get("stamp")) {
-    // The set of compiled files changed: CMake must re-read the manifest.
-    throw Failure({display_path(dir / "snippets.cmake"), 0},
-                  "the set of tangled files changed; run the build again so "
-                  "CMake picks up the new files");
-  }
+  // A changed manifest (snippets.cmake) needs no action here: it is one of
+  // CMake's configure inputs, so Ninja regenerates build.ninja and
+  // continues with the new set of files.
   touch(a.get("stamp"));
   return 0;
 }
@@ -344,7 +342,20 @@ int cmd_run_demo(const Args& a) {
   DemoOptions o;
   o.exe = a.need("exe");
   o.out = a.need("out");
-  o.chapter = {display_path(fs::absolute(a.need("chapter"))), 0};
+  fs::path chapter = fs::absolute(a.need("chapter"));
+  o.chapter = {display_path(chapter), 0};
+  // With the parsed model at hand, point at the demo's first region.
+  if (auto models = model_dir(a)) {
+    std::string stem = chapter.stem().string();
+    if (auto text = read_file_if_exists(*models / (stem + ".code.json"))) {
+      for (const auto& r : Json::parse(*text)["regions"]) {
+        if (r["file"] == "demos/" + stem + ".cpp") {
+          o.chapter.line = r["line"].get<int>();
+          break;
+        }
+      }
+    }
+  }
   if (auto t = a.get("timeout")) {
     o.timeout = std::chrono::milliseconds(
         static_cast<long>(std::stod(*t) * 1000));

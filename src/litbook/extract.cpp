@@ -22,6 +22,7 @@ struct Walker {
   Chapter& ch;
   Diagnostics& diags;
   std::set<std::string> known_values;
+  bool in_caption_div = false;
 
   void blocks(const Json& list) {
     for (const auto& b : list) block(b);
@@ -55,6 +56,12 @@ struct Walker {
     } else if (t == "LineBlock") {
       for (const auto& line : node["c"]) inlines(line, false);
     } else if (t == "Table") {
+      if (!in_caption_div && node["c"][1][1].empty()) {
+        diags.add(ch.at(attr_line(node["c"][0])),
+                  "a table needs a caption for readers of screen readers: "
+                  "wrap it in ::: {caption=\"...\"}");
+      }
+      in_caption_div = false;
       auto rows = [&](const Json& list) {
         for (const auto& row : list) {
           for (const auto& cell : row[1]) blocks(cell[4]);
@@ -180,6 +187,16 @@ struct Walker {
       }
       ch.placements.push_back(p);
       blocks(content);
+      return;
+    }
+    if (attr_get(attr, "caption")) {
+      check_keys(attr, {"caption"}, "a table caption");
+      if (content.size() != 1 || content[0]["t"] != "Table") {
+        diags.add(ch.at(line), "a caption div must hold exactly one table");
+      }
+      in_caption_div = true;
+      blocks(content);
+      in_caption_div = false;
       return;
     }
     if (attr_has_class(attr, "exercise")) {

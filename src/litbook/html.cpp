@@ -266,6 +266,15 @@ std::string HtmlWriter::div(const Json& node) {
            "\">" + ctx_.figure(*name) + "<figcaption>" + blocks(content) +
            "</figcaption></figure>\n";
   }
+  if (auto caption = attr_get(attr, "caption")) {
+    std::string html = blocks(content);
+    auto open = html.find("<table>");
+    if (open != std::string::npos) {
+      html.insert(open + 7, "\n<caption>" + escape_html(*caption) +
+                                "</caption>");
+    }
+    return html;
+  }
   for (const auto& [cls, title] : kCallouts) {
     if (attr_has_class(attr, cls)) {
       return "<aside class=\"callout " + std::string(cls) +

@@ -1592,3 +1592,30 @@ TEST_CASE("a 5 MB chapter is parsed, tangled and checked",
   INFO("parse + tangle + check of a 5 MB chapter took " << seconds << " s");
   CHECK(seconds < 100);
 }
+
+TEST_CASE("a Markdown table needs a caption div", "[tool][check]") {
+  Project p;
+  p.book({"01-alpha"});
+  SECTION("without a caption the table is reported at its line") {
+    p.chapter("01-alpha", "Text.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n");
+    auto r = p.litbook({"check"});
+    LOG_RUN(r);
+    REQUIRE(r.status != 0);
+    REQUIRE_THAT(r.err, HasLine("chapters/01-alpha.md:13: a table needs a "
+                                "caption for readers of screen readers: wrap "
+                                "it in ::: {caption=\"...\"}"));
+  }
+  SECTION("a caption div passes and renders a <caption>") {
+    p.chapter("01-alpha", "Text.\n\n::: {caption=\"Pairs\"}\n| a | b |\n"
+                          "|---|---|\n| 1 | 2 |\n:::\n");
+    auto r = p.litbook({"check"});
+    LOG_RUN(r);
+    REQUIRE(r.status == 0);
+    p.copy_from_source("book/template.html");
+    auto page = p.litbook({"render", "chapters/01-alpha.md", "--site", "site"});
+    LOG_RUN(page);
+    REQUIRE(page.status == 0);
+    REQUIRE(p.read("site/01-alpha.html").find("<table>\n<caption>Pairs</caption>") !=
+            std::string::npos);
+  }
+}

@@ -286,10 +286,13 @@ std::vector<ChapterCode> load_code(const Book& book,
     const std::string& stem = book.order[i];
     fs::path path = book.chapter_path(stem);
     try {
-      if (models) {
-        auto text = read_file(*models / (stem + ".code.json"));
-        out.push_back(code_from_json(Json::parse(text), display_path(path)));
+      auto cached = models ? read_file_if_exists(*models / (stem + ".code.json"))
+                           : std::nullopt;
+      if (cached) {
+        out.push_back(code_from_json(Json::parse(*cached), display_path(path)));
       } else {
+        // No model (or a chapter the build graph does not know yet, while
+        // Ninja regenerates it): parse the chapter here.
         out.push_back(code_of(load_chapter(path)));
       }
     } catch (const Failure& f) {
@@ -348,7 +351,8 @@ int cmd_run_demo(const Args& a) {
   if (auto models = model_dir(a)) {
     std::string stem = chapter.stem().string();
     if (auto text = read_file_if_exists(*models / (stem + ".code.json"))) {
-      for (const auto& r : Json::parse(*text)["regions"]) {
+      Json code = Json::parse(*text);  // a named object: the loop keeps it
+      for (const auto& r : code["regions"]) {
         if (r["file"] == "demos/" + stem + ".cpp") {
           o.chapter.line = r["line"].get<int>();
           break;

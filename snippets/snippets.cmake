@@ -6,6 +6,8 @@ set(LITBOOK_LIBRARY_SOURCES
   llm/softmax.cpp
   llm/gradcheck.cpp
   llm/scalar.cpp
+  llm/autograd.cpp
+  llm/model_ops.cpp
 )
 set(LITBOOK_HEADERS
   llm/error.hpp
@@ -15,6 +17,8 @@ set(LITBOOK_HEADERS
   llm/softmax.hpp
   llm/gradcheck.hpp
   llm/scalar.hpp
+  llm/autograd.hpp
+  llm/model_ops.hpp
 )
 set(LITBOOK_DEMOS
   07-tensor-storage
@@ -24,4 +28,6 @@ set(LITBOOK_DEMOS
   11-stable-softmax
   12-gradient-checking
   13-scalar-autodiff
+  14-tensor-autodiff
+  15-model-op-gradients
 )

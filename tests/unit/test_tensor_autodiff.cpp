@@ -10,6 +10,7 @@
 #include "llm/autograd.hpp"
 #include "llm/error.hpp"
 #include "llm/gradcheck.hpp"
+#include "llm/ops.hpp"
 #include "llm/tensor.hpp"
 
 namespace {
@@ -202,4 +203,33 @@ TEST_CASE("tape errors name the operation and the shapes",
                       "accumulate: gradient [3] for node 0 (leaf) of "
                       "shape [2,3]");
   REQUIRE_THROWS_AS(llm::add(x, tape.leaf(Tensor({2}))), llm::ShapeError);
+}
+
+namespace {
+
+// The exercise's division, written with Tape::record.
+Var divide(const Var& a, const Var& b) {
+  return llm::same_tape(a, b, "div").record(
+      "div", llm::div(a.value(), b.value()), [a, b](const Tensor& g) {
+        const Tensor q = llm::div(a.value(), b.value());  // a / b
+        const Tensor minus_q = llm::mul(q, Tensor(Shape{}, {-1.0}));
+        a.accumulate(llm::sum_to(llm::div(g, b.value()), a.shape()));
+        b.accumulate(llm::sum_to(
+            llm::div(llm::mul(g, minus_q), b.value()), b.shape()));
+      });
+}
+
+}  // namespace
+
+TEST_CASE("the exercise's division passes a gradient check",
+          "[ch14][tensor-autodiff]") {
+  CHECK(check([](Tape&, const Vars& v) { return divide(v[0], v[1]); },
+              {x23, y3}) < 1e-8);
+  Tape tape;
+  const Var a = tape.leaf(Tensor({1}, {3.0}));
+  const Var b = tape.leaf(Tensor({1}, {2.0}));
+  tape.backward(divide(a, b));
+  // d(a/b)/da = 1/b = 0.5; d(a/b)/db = -a/b^2 = -0.75.
+  REQUIRE(a.grad().to_vector()[0] == 0.5);
+  REQUIRE(b.grad().to_vector()[0] == -0.75);
 }

@@ -6,6 +6,8 @@ set(LITBOOK_LIBRARY_SOURCES
   llm/softmax.cpp
   llm/gradcheck.cpp
   llm/scalar.cpp
+  llm/autograd.cpp
+  llm/model_ops.cpp
   llm/random.cpp
   llm/params.cpp
 )
@@ -17,6 +19,8 @@ set(LITBOOK_HEADERS
   llm/softmax.hpp
   llm/gradcheck.hpp
   llm/scalar.hpp
+  llm/autograd.hpp
+  llm/model_ops.hpp
   llm/random.hpp
   llm/params.hpp
 )
@@ -28,5 +32,7 @@ set(LITBOOK_DEMOS
   11-stable-softmax
   12-gradient-checking
   13-scalar-autodiff
+  14-tensor-autodiff
+  15-model-op-gradients
   16-parameters-init
 )

@@ -26,6 +26,8 @@ t1=$(date +%s%N)
 echo "total: $(( (t1 - t0) / 1000000 )) ms"
 awk -F'\t' '
   NR == 1 { next }   # the log header
+  # CMake names some outputs twice (relative and absolute); count a step once.
+  seen[$1 "," $2 "," $5]++ { next }
   {
     out = $4
     phase = "other"
@@ -80,8 +82,8 @@ backup=$(mktemp)
 cp "$chapter" "$backup"
 trap 'cp "$backup" "$chapter"; rm -f "$backup"; ninja -C "$bench" > /dev/null 2>&1 || true' EXIT
 # Add a comment line at the top of the first library region.
-line=$(grep -n '^```{\.cpp[^}]*file="llm/' "$chapter" | head -1 | cut -d: -f1)
-[[ -n "$line" ]] || line=$(grep -n '^```{\.cpp[^}]*fill=' "$chapter" | head -1 | cut -d: -f1)
+line=$(grep -n '^```{\.cpp[^}]*file="llm/' "$chapter" | head -1 | cut -d: -f1 || true)
+[[ -n "$line" ]] || line=$(grep -n '^```{\.cpp[^}]*fill=' "$chapter" | head -1 | cut -d: -f1 || true)
 sed -i "$((line + 1))i // A comment added by the benchmark." "$chapter"
 echo "edited $chapter: a comment line in the region opened at line $line"
 t0=$(date +%s%N)

@@ -13,6 +13,7 @@
 #include "llm/model_ops.hpp"
 #include "llm/softmax.hpp"
 #include "llm/tensor.hpp"
+#include "tape_check.hpp"
 
 namespace {
 
@@ -24,11 +25,7 @@ using Vars = std::vector<Var>;
 
 // Largest max_rel over every input of f.
 double check(const llm::TapeFunction& f, const std::vector<Tensor>& in) {
-  double worst = 0.0;
-  for (const llm::GradientError& e : llm::check_tape_gradients(f, in)) {
-    worst = e.max_rel > worst ? e.max_rel : worst;
-  }
-  return worst;
+  return worst_tape_error(f, in);
 }
 
 Tensor ramp(const Shape& shape, double start, double step) {

@@ -12,6 +12,7 @@
 #include "llm/gradcheck.hpp"
 #include "llm/ops.hpp"
 #include "llm/tensor.hpp"
+#include "tape_check.hpp"
 
 namespace {
 
@@ -23,11 +24,7 @@ using Vars = std::vector<Var>;
 
 // Largest max_rel over every input of f.
 double check(const llm::TapeFunction& f, const std::vector<Tensor>& in) {
-  double worst = 0.0;
-  for (const llm::GradientError& e : llm::check_tape_gradients(f, in)) {
-    worst = e.max_rel > worst ? e.max_rel : worst;
-  }
-  return worst;
+  return worst_tape_error(f, in);
 }
 
 Tensor ones(const Shape& shape) {

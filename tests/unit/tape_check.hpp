@@ -1,0 +1,17 @@
+// Shared by the tape's unit tests (tensor-autodiff and later chapters):
+// the largest relative error of the tape's gradients against central
+// differences, over every input of f.
+#pragma once
+
+#include <vector>
+
+#include "llm/autograd.hpp"
+
+inline double worst_tape_error(const llm::TapeFunction& f,
+                               const std::vector<llm::Tensor>& in) {
+  double worst = 0.0;
+  for (const llm::GradientError& e : llm::check_tape_gradients(f, in)) {
+    worst = e.max_rel > worst ? e.max_rel : worst;
+  }
+  return worst;
+}

@@ -174,9 +174,10 @@ foreach(stem IN LISTS BOOK_STEMS)
     COMMAND ${LITBOOK} render chapters/${stem}.md --model-dir ${MODEL_DIR}
             --outputs ${OUT_DIR} --book-index ${MODEL_DIR}/book-index.json
             --listings ${LISTINGS_DIR} --site ${SITE_DIR}
-            --cache ${BOOK_BUILD}/cache
+            --cache ${BOOK_BUILD}/cache --api ${MODEL_DIR}/api-symbols.json
     DEPENDS ${MODEL_DIR}/${stem}.json ${MODEL_DIR}/book-index.json
             ${LISTINGS_DIR}/${stem}.listings.json ${outputs}
+            ${MODEL_DIR}/api-symbols.json
             ${BOOK_SOURCE}/book/template.html
             ${BOOK_SOURCE}/tools/katex-render.js litbook
     WORKING_DIRECTORY ${BOOK_SOURCE}
@@ -226,10 +227,15 @@ add_custom_command(
   OUTPUT ${STAMP_DIR}/api.stamp
   COMMAND ${CMAKE_COMMAND} -E rm -rf ${BOOK_BUILD}/doxygen
   COMMAND ${DOXYGEN} ${BOOK_BUILD}/Doxyfile
+  COMMAND ${LITBOOK} api-symbols --xml ${BOOK_BUILD}/doxygen/xml
+          --out ${MODEL_DIR}/api-symbols.json
   COMMAND ${CMAKE_COMMAND} -E rm -rf ${SITE_DIR}/api
   COMMAND ${CMAKE_COMMAND} -E rename ${BOOK_BUILD}/doxygen/html ${SITE_DIR}/api
   COMMAND ${CMAKE_COMMAND} -E touch ${STAMP_DIR}/api.stamp
-  DEPENDS ${SNIPPET_HEADERS} ${LLM_SOURCES} ${BOOK_BUILD}/Doxyfile
+  # Listings link the symbols they define: render reads this list, which
+  # changes only when a symbol moves (written only when its bytes change).
+  BYPRODUCTS ${MODEL_DIR}/api-symbols.json
+  DEPENDS ${SNIPPET_HEADERS} ${LLM_SOURCES} ${BOOK_BUILD}/Doxyfile litbook
   WORKING_DIRECTORY ${BOOK_SOURCE}
   COMMENT "Generating the API reference"
   VERBATIM)

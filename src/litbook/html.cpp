@@ -238,7 +238,25 @@ std::string HtmlWriter::listing(const Json& attr, const std::string& code) {
   }
   return "<figure class=\"" + classes + "\" id=\"" + escape_html(id) +
          "\"><figcaption>" + caption + "</figcaption>" +
-         ctx_.highlight(lang, code) + extra + "</figure>\n";
+         ctx_.highlight(lang, code) + api_links(facts) + extra +
+         "</figure>\n";
+}
+
+// "Defines" with a link to the API reference for each symbol declared or
+// defined on the listing's own lines of the generated file.
+std::string HtmlWriter::api_links(const Json& facts) const {
+  if (!ctx_.api || !facts.contains("lines")) return {};
+  auto found = symbols_on_lines(*ctx_.api, facts.value("file", ""),
+                                facts["lines"]);
+  if (found.empty()) return {};
+  std::string out = "<p class=\"listing-api\">Defines ";
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    if (i > 0) out += ", ";
+    out += "<a href=\"" + escape_html(found[i]->href) +
+           "\" title=\"API reference\"><code>" + escape_html(found[i]->name) +
+           "</code></a>";
+  }
+  return out + "</p>";
 }
 
 std::string HtmlWriter::div(const Json& node) {

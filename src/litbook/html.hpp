@@ -7,6 +7,7 @@
 #include <map>
 #include <string>
 
+#include "api.hpp"
 #include "book.hpp"
 #include "chapter.hpp"
 
@@ -22,6 +23,8 @@ struct HtmlContext {
   /// Region name -> listing facts written by tangle ("file", "previous",
   /// "origin", "slot").
   Json listings = Json::object();
+  /// The API reference's symbols (empty: listings link nothing).
+  const std::vector<ApiSymbol>* api = nullptr;
   std::function<std::string(const std::string& lang, const std::string& code)>
       highlight;
   std::function<std::string(const std::string& tex, bool display)> math;
@@ -42,6 +45,7 @@ private:
   std::string inline_node(const Json& node);
   std::string code_block(const Json& node);
   std::string listing(const Json& attr, const std::string& code);
+  std::string api_links(const Json& facts) const;
   std::string div(const Json& node);
   std::string table(const Json& node);
   std::string link(const Json& node);

@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "api.hpp"
 #include "book.hpp"
 #include "check.hpp"
 #include "demo.hpp"
@@ -31,6 +32,7 @@ const char* kUsage =
     "  publish    replace the published book with the built site\n"
     "  verify-site  check a built book: links, anchors, KaTeX errors\n"
     "  search-index write the search index of the rendered chapters\n"
+    "  api-symbols  list the API reference's symbols for listings\n"
     "\n"
     "Every command takes --root DIR (the project root, default: .) and\n"
     "--help. Errors are reported as chapters/NN-slug.md:LINE: message.\n";
@@ -94,9 +96,11 @@ const std::map<std::string, CommandSpec>& specs() {
         "Writes site/NN-slug.html for each chapter, the landing page, or the\n"
         "frame's assets. Options: --site DIR (default build/site), --outputs\n"
         "DIR (default build/out), --cache DIR (default build/cache),\n"
-        "--model-dir DIR, --book-index FILE, --listings DIR.\n",
+        "--model-dir DIR, --book-index FILE, --listings DIR, --api FILE\n"
+        "(written by api-symbols: listings then link the symbols they\n"
+        "define to the API reference).\n",
         {"site", "outputs", "cache", "model-dir", "book-index", "listings",
-         "root"},
+         "api", "root"},
         {"landing", "assets"}}},
       {"run-demo",
        {"usage: litbook run-demo --exe PATH --out DIR --chapter CHAPTER.md\n"
@@ -138,6 +142,15 @@ const std::map<std::string, CommandSpec>& specs() {
         "sections (heading, anchor, plain text). Writes only when it changes.\n"
         "With --cache, only pages changed since the last run are parsed.\n",
         {"site", "out", "book-index", "cache", "root"},
+        {}}},
+      {"api-symbols",
+       {"usage: litbook api-symbols --xml DIR --out FILE\n"
+        "\n"
+        "Reads Doxygen's XML output (DIR/index.xml and the class, struct and\n"
+        "namespace files) and writes FILE: every public symbol with its page,\n"
+        "anchor and the file and line that declare and define it. Writes\n"
+        "only when the bytes change.\n",
+        {"xml", "out", "root"},
         {}}},
       {"publish",
        {"usage: litbook publish --site DIR --book DIR\n"
@@ -424,6 +437,9 @@ int cmd_render(const Args& a) {
   o.outputs = a.get("outputs").value_or((o.root / "build" / "out").string());
   o.cache = a.get("cache").value_or((o.root / "build" / "cache").string());
   o.model_dir = model_dir(a);
+  if (auto api = a.get("api")) {
+    o.api = api_symbols_from_json(Json::parse(read_file(*api)));
+  }
   if (a.flag("assets")) {
     write_assets(o);
     return 0;
@@ -529,6 +545,11 @@ int run(int argc, char** argv) {
     std::optional<fs::path> cache;
     if (auto dir = a.get("cache")) cache = fs::path(*dir) / "search";
     write_if_changed(a.need("out"), search_index_script(index, a.need("site"), cache));
+    return 0;
+  }
+  if (a.command == "api-symbols") {
+    auto symbols = read_doxygen_xml(a.need("xml"));
+    write_if_changed(a.need("out"), to_json(symbols).dump(1) + "\n");
     return 0;
   }
   if (a.command == "verify-site") {

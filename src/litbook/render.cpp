@@ -257,6 +257,7 @@ void render_chapter(const Chapter& ch, const BookIndex& index,
   ctx.chapter = &ch;
   ctx.index = &index;
   ctx.listings = listings;
+  if (!o.api.empty()) ctx.api = &o.api;
   ctx.highlight = [&](const std::string& lang, const std::string& text) {
     if (!kHighlighted.count(lang)) return highlight_batch_plain(text);
     std::string key = hash_hex(lang + '\0' + text);

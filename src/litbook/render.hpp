@@ -1,6 +1,7 @@
 // Render: chapters to HTML pages in the site directory.
 #pragma once
 
+#include "api.hpp"
 #include "book.hpp"
 #include "check.hpp"
 #include "html.hpp"
@@ -13,6 +14,8 @@ struct RenderOptions {
   fs::path outputs;       ///< demo outputs (build/out)
   fs::path cache;         ///< caches for KaTeX and highlighting
   std::optional<fs::path> model_dir;
+  /// Symbols of the API reference; listings link the ones they define.
+  std::vector<ApiSymbol> api;
 };
 
 /// Renders one chapter to site/NN-slug.html. `listings` holds what tangle

@@ -35,8 +35,9 @@ struct RegionInfo {
 struct TangleResult {
   std::map<std::string, std::string> files;
   std::map<std::string, RegionInfo> regions;
-  /// Per chapter stem: region name -> {"file", "origin", "previous"}, what
-  /// the rendered listing says about the region.
+  /// Per chapter stem: region name -> {"file", "origin", "previous",
+  /// "lines"}, what the rendered listing says about the region. "lines" are
+  /// the [first, last] line ranges the region wrote in the generated file.
   std::map<std::string, Json> listings;
 };
 

@@ -323,6 +323,32 @@ test("the theme toggle switches the theme, before the first paint, and persists"
   await page.close();
 });
 
+test("a listing links the symbols it defines to their API reference entries", async () => {
+  // Chapter 07 defines the Tensor class; its listing names Tensor::shape.
+  const file = chapters.find((f) => f.startsWith("07-"));
+  assert.ok(file, "chapter 07 is not in the book");
+  const { page, messages } = await open(file);
+  const link = page.locator("p.listing-api a", { hasText: /^Tensor::shape$/ }).first();
+  assert.equal(await link.count(), 1, "no listing of chapter 07 links Tensor::shape");
+  const href = await link.getAttribute("href");
+  assert.match(href, /^api\/classllm_1_1Tensor\.html#a[0-9a-f]+$/);
+  await link.click();
+  await page.waitForLoadState("load");
+  assert.match(page.url(), /\/api\/classllm_1_1Tensor\.html#a[0-9a-f]+$/);
+  // Doxygen's entry for the member follows its anchor: the heading there
+  // names the function.
+  const anchor = href.split("#")[1];
+  const heading = await page.evaluate((id) => {
+    const a = document.getElementById(id);
+    let el = a;
+    while (el && !(el.matches && el.matches("h2.memtitle"))) el = el.nextElementSibling;
+    return el ? el.textContent : null;
+  }, anchor);
+  assert.ok(heading && heading.includes("shape"), `the entry at #${anchor} is '${heading}'`);
+  assert.deepEqual(messages, [], messages.join("\n"));
+  await page.close();
+});
+
 test("screenshots of a chapter, light and dark, desktop and phone", async () => {
   fs.mkdirSync(shotDir, { recursive: true });
   const stem = shotChapter.replace(/\.html$/, "");

@@ -24,7 +24,8 @@
 #include <string>
 #include <vector>
 
-#include "util.hpp"  // litbook::run_process, litbook::hash_hex
+#include "chapter.hpp"  // litbook::Json
+#include "util.hpp"     // litbook::run_process, litbook::hash_hex
 
 namespace {
 
@@ -1624,4 +1625,160 @@ TEST_CASE("a Markdown table needs a caption div", "[tool][check]") {
     REQUIRE(p.read("site/01-alpha.html").find("<table>\n<caption>Pairs</caption>") !=
             std::string::npos);
   }
+}
+
+// ===========================================================================
+// listings link the symbols they define to the API reference
+// ===========================================================================
+
+TEST_CASE("listings link the symbols their own lines define to Doxygen's "
+          "pages", "[tool][render][api]") {
+  Project p;
+  p.copy_from_source("book/template.html");
+  p.book({"01-alpha", "02-beta"});
+  // a-top holds a struct and a placeholder that 02-beta fills with a
+  // member; a-free declares a free function. Each listing must name only
+  // what its own lines introduce.
+  p.chapter("01-alpha", R"md(The struct.
+
+```{.cpp file="llm/a.hpp" region="a-top"}
+#pragma once
+namespace llm {
+/// A thing.
+struct Alpha {
+  // <<alpha-members>>
+};
+```
+
+A function.
+
+```{.cpp file="llm/a.hpp" region="a-free"}
+/// Twice x.
+double twice(double x);
+}  // namespace llm
+```
+)md");
+  p.chapter("02-beta", R"md(A member.
+
+```{.cpp fill="alpha-members" region="alpha-size"}
+/// The size.
+int size() const;
+```
+)md");
+  auto tangled = p.litbook({"tangle", "--listings", "build/listings"});
+  LOG_RUN(tangled);
+  REQUIRE(tangled.status == 0);
+
+  // The generated file: three header lines, then
+  //  4 // alpha: a-top            11   int size() const;
+  //  5 #pragma once               12 };
+  //  6 namespace llm {            13 (blank line between regions)
+  //  7 /// A thing.               14 // alpha: a-free
+  //  8 struct Alpha {             15 /// Twice x.
+  //  9   // beta: alpha-size      16 double twice(double x);
+  // 10   /// The size.            17 }  // namespace llm
+  // Region markers belong to no region; a fill's lines are its own.
+  const auto file = lines_of(p.read("snippets/llm/a.hpp"));
+  REQUIRE(file.size() == 17);
+  CHECK(file[7] == "struct Alpha {");
+  CHECK(file[10] == "  int size() const;");
+  CHECK(file[15] == "double twice(double x);");
+  using litbook::Json;
+  auto alpha = Json::parse(p.read("build/listings/01-alpha.listings.json"));
+  auto beta = Json::parse(p.read("build/listings/02-beta.listings.json"));
+  CHECK(alpha["a-top"]["lines"] == Json::parse("[[5, 8], [12, 12]]"));
+  CHECK(alpha["a-free"]["lines"] == Json::parse("[[15, 17]]"));
+  CHECK(beta["alpha-size"]["lines"] == Json::parse("[[10, 11]]"));
+
+  // Doxygen (a dependency of the build) documents the tangled file.
+  p.write("Doxyfile",
+          "OUTPUT_DIRECTORY = build/doxygen\nINPUT = snippets/llm\n"
+          "FILE_PATTERNS = *.hpp\nEXTRACT_ALL = YES\nGENERATE_HTML = NO\n"
+          "GENERATE_LATEX = NO\nGENERATE_XML = YES\nXML_PROGRAMLISTING = NO\n"
+          "FULL_PATH_NAMES = YES\nSTRIP_FROM_PATH = snippets\nQUIET = YES\n");
+  litbook::ProcessOptions options;
+  options.cwd = p.dir();
+  auto doxygen = litbook::run_process({"doxygen", "Doxyfile"}, options);
+  INFO("doxygen: " << doxygen.err);
+  REQUIRE(doxygen.exit_code == 0);
+  auto listed = p.litbook({"api-symbols", "--xml", "build/doxygen/xml",
+                           "--out", "build/model/api-symbols.json"});
+  LOG_RUN(listed);
+  REQUIRE(listed.status == 0);
+  auto symbols = Json::parse(p.read("build/model/api-symbols.json"));
+  std::map<std::string, Json> by_name;
+  for (const auto& s : symbols) by_name[s["name"].get<std::string>()] = s;
+  REQUIRE(by_name.count("Alpha"));
+  REQUIRE(by_name.count("Alpha::size"));
+  REQUIRE(by_name.count("twice"));
+  CHECK(by_name["Alpha"]["line"] == 8);
+  CHECK(by_name["Alpha"]["href"] == "api/structllm_1_1Alpha.html");
+  CHECK(by_name["Alpha::size"]["line"] == 11);
+  CHECK(by_name["twice"]["line"] == 16);
+  CHECK(by_name["twice"]["file"] == "llm/a.hpp");
+  // A member's anchor is the part of Doxygen's id after its page's id.
+  const std::string size_href = by_name["Alpha::size"]["href"];
+  CHECK(size_href.rfind("api/structllm_1_1Alpha.html#a", 0) == 0);
+  const std::string twice_href = by_name["twice"]["href"];
+  CHECK(twice_href.rfind("api/namespacellm.html#a", 0) == 0);
+
+  auto rendered = p.litbook({"render", "chapters/01-alpha.md",
+                             "chapters/02-beta.md", "--listings",
+                             "build/listings", "--api",
+                             "build/model/api-symbols.json"});
+  LOG_RUN(rendered);
+  REQUIRE(rendered.status == 0);
+  auto link = [](const std::string& href, const std::string& name) {
+    return "<a href=\"" + href + "\" title=\"API reference\"><code>" + name +
+           "</code></a>";
+  };
+  // The listing of a region, from its figure to the end of the figure.
+  auto figure = [](const std::string& page, const std::string& region) {
+    auto at = page.find("id=\"region-" + region + "\"");
+    REQUIRE(at != std::string::npos);
+    return page.substr(at, page.find("</figure>", at) - at);
+  };
+  const std::string one = p.read("build/site/01-alpha.html");
+  const std::string two = p.read("build/site/02-beta.html");
+  CHECK_THAT(figure(one, "a-top"),
+             Catch::Matchers::Contains(
+                 "<p class=\"listing-api\">Defines " +
+                 link("api/structllm_1_1Alpha.html", "Alpha") + "</p>"));
+  CHECK_THAT(figure(one, "a-free"),
+             Catch::Matchers::Contains("Defines " + link(twice_href, "twice") +
+                                       "</p>"));
+  CHECK_THAT(figure(two, "alpha-size"),
+             Catch::Matchers::Contains("Defines " +
+                                       link(size_href, "Alpha::size") + "</p>"));
+
+  // Without --api, listings link nothing.
+  auto plain = p.litbook({"render", "chapters/01-alpha.md", "--listings",
+                          "build/listings"});
+  REQUIRE(plain.status == 0);
+  CHECK(p.read("build/site/01-alpha.html").find("listing-api") ==
+        std::string::npos);
+}
+
+TEST_CASE("api-symbols fails on a directory without Doxygen XML and on a "
+          "file that is not Doxygen's, writing nothing", "[tool][api]") {
+  Project p;
+  p.write("xml/README", "not Doxygen output\n");
+  Tree before = p.tree();
+  auto r = p.litbook({"api-symbols", "--xml", "xml", "--out", "symbols.json"});
+  LOG_RUN(r);
+  CHECK(r.status != 0);
+  CHECK_THAT(r.err, Catch::Matchers::Contains(
+                        "api: no Doxygen XML here (index.xml is missing"));
+  CHECK(changes(before, p.tree()) == "");
+
+  p.write("xml/index.xml", "<doxygenindex></doxygenindex>\n");
+  p.write("xml/classllm_1_1Broken.xml", "<doxygen><nothing/></doxygen>\n");
+  before = p.tree();
+  r = p.litbook({"api-symbols", "--xml", "xml", "--out", "symbols.json"});
+  LOG_RUN(r);
+  CHECK(r.status != 0);
+  CHECK_THAT(r.err, Catch::Matchers::Contains("classllm_1_1Broken.xml"));
+  CHECK_THAT(r.err, Catch::Matchers::Contains(
+                        "api: not a Doxygen compound file (no <compounddef>)"));
+  CHECK(changes(before, p.tree()) == "");
 }

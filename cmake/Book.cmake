@@ -32,8 +32,10 @@ file(MAKE_DIRECTORY ${MODEL_DIR} ${OUT_DIR} ${SITE_DIR} ${STAMP_DIR}
 
 set(LITBOOK $<TARGET_FILE:litbook>)
 
+# NN-slug.md is chapter NN; NNr-slug.md the review page after chapter NN.
 file(GLOB BOOK_CHAPTER_FILES CONFIGURE_DEPENDS
-     ${BOOK_SOURCE}/chapters/[0-9][0-9]-*.md)
+     ${BOOK_SOURCE}/chapters/[0-9][0-9]-*.md
+     ${BOOK_SOURCE}/chapters/[0-9][0-9]r-*.md)
 list(SORT BOOK_CHAPTER_FILES)
 set(BOOK_STEMS "")
 foreach(f IN LISTS BOOK_CHAPTER_FILES)
@@ -132,7 +134,7 @@ add_dependencies(llm tangle)
 
 set(BOOK_RUN_TARGETS "")
 foreach(stem IN LISTS LITBOOK_DEMOS)
-  string(SUBSTRING ${stem} 0 2 number)
+  string(REGEX MATCH "^[0-9]+r?" number ${stem})
   set(exe ch${number})
   add_executable(${exe} ${SNIPPETS_DIR}/demos/${stem}.cpp)
   target_link_libraries(${exe} PRIVATE llm bookio)

@@ -13,7 +13,8 @@ mkdir -p "$work/src"
 git -C "$root" ls-files -z | (cd "$root" && xargs -0 cp --parents -t "$work/src")
 cd "$work/src"
 keep="07-tensor-storage 08-tensor-views"
-for f in chapters/[0-9][0-9]-*.md; do
+shopt -s nullglob
+for f in chapters/[0-9][0-9]-*.md chapters/[0-9][0-9]r-*.md; do
   stem=$(basename "$f" .md)
   [[ " $keep " == *" $stem "* ]] || rm "$f"
 done

@@ -118,8 +118,9 @@ Book load_book(const fs::path& root) {
     }
     book.parts.push_back(part);
   }
-  // Every chapter file must be in the book.
-  static const std::regex chapter_name(R"(^[0-9][0-9]-[a-z0-9-]+\.md$)");
+  // Every chapter file must be in the book. NNr-slug.md is the review page
+  // of the part that chapter NN ends.
+  static const std::regex chapter_name(R"(^[0-9][0-9]r?-[a-z0-9-]+\.md$)");
   std::vector<std::string> files;
   for (const auto& entry : fs::directory_iterator(root / "chapters")) {
     std::string name = entry.path().filename().string();

@@ -349,10 +349,13 @@ void read_front_matter(Chapter& ch, Diagnostics& diags) {
     }
   }
   if (!ch.id.empty()) {
-    bool matches = ch.stem.size() == ch.id.size() + 3 &&
+    // NN-id.md, or NNr-id.md for the review page after chapter NN.
+    std::size_t dash = ch.stem.size() > 2 && ch.stem[2] == 'r' ? 3 : 2;
+    bool matches = ch.stem.size() == ch.id.size() + dash + 1 &&
                    std::isdigit(static_cast<unsigned char>(ch.stem[0])) &&
                    std::isdigit(static_cast<unsigned char>(ch.stem[1])) &&
-                   ch.stem[2] == '-' && ch.stem.compare(3, ch.id.size(), ch.id) == 0;
+                   ch.stem[dash] == '-' &&
+                   ch.stem.compare(dash + 1, ch.id.size(), ch.id) == 0;
     if (!matches) {
       diags.add(ch.at(1), "front matter: id '" + ch.id +
                               "' does not match the file name '" + ch.stem +

@@ -128,6 +128,17 @@ void run_katex(std::vector<Pending>& todo, Cache& cache, const Chapter& ch,
   diags.throw_if_any();
 }
 
+// The number shown before a chapter's title: "07" for 07-tensor-storage,
+// a review mark for a part's review page (NNr-slug).
+std::string number_label(const std::string& stem) {
+  std::string number = stem.substr(0, stem.find('-'));
+  if (!number.empty() && number.back() == 'r') {
+    return "<span class=\"chapter-number review-mark\" title=\"Part "
+           "review\">R</span>";
+  }
+  return "<span class=\"chapter-number\">" + number + "</span>";
+}
+
 std::string sidebar(const BookIndex& index, const std::string& current) {
   std::string out = "<nav class=\"sidebar\" id=\"sidebar\" aria-label=\"Chapters\">"
                     "<p class=\"sidebar-title\"><a href=\"index.html\">" +
@@ -139,10 +150,9 @@ std::string sidebar(const BookIndex& index, const std::string& current) {
     for (const auto& stem : part.stems) {
       const IndexEntry* e = index.by_stem(stem);
       if (!e) continue;
-      std::string number = stem.substr(0, stem.find('-'));
       out += "<li><a href=\"" + stem + ".html\"" +
-             (stem == current ? " aria-current=\"page\"" : "") +
-             "><span class=\"chapter-number\">" + number + "</span> " +
+             (stem == current ? " aria-current=\"page\"" : "") + ">" +
+             number_label(stem) + " " +
              escape_html(e->title) + "</a></li>\n";
     }
     out += "</ol></div>\n";
@@ -360,8 +370,7 @@ void render_landing(const BookIndex& index, const RenderOptions& o) {
     for (const auto& stem : part.stems) {
       const IndexEntry* e = index.by_stem(stem);
       if (!e) continue;
-      body += "<li><a href=\"" + stem + ".html\"><span class=\"chapter-number\">" +
-              stem.substr(0, stem.find('-')) + "</span> " +
+      body += "<li><a href=\"" + stem + ".html\">" + number_label(stem) + " " +
               escape_html(e->title) + "</a></li>\n";
     }
     body += "</ol>\n";

@@ -29,7 +29,7 @@ const pages = fs
   .readdirSync(bookDir)
   .filter((f) => f.endsWith(".html"))
   .sort((a, b) => (a === "index.html" ? -1 : b === "index.html" ? 1 : a.localeCompare(b)));
-const chapters = pages.filter((f) => /^\d\d-.*\.html$/.test(f));
+const chapters = pages.filter((f) => /^\d\dr?-.*\.html$/.test(f));
 const shotChapter = chapters.find((f) => f.startsWith(SHOT_STEM_PREFIX)) || chapters[0];
 
 let browser; // { context, close }

@@ -1782,3 +1782,48 @@ TEST_CASE("api-symbols fails on a directory without Doxygen XML and on a "
                         "api: not a Doxygen compound file (no <compounddef>)"));
   CHECK(changes(before, p.tree()) == "");
 }
+
+TEST_CASE("a part's review page NNr-slug.md follows chapter NN and is "
+          "marked as a review", "[tool][book]") {
+  Project p;
+  p.copy_from_source("book/template.html");
+  p.chapter("01-alpha", "Alpha.\n");
+  p.write("chapters/01r-alpha-review.md",
+          chapter_md("alpha-review", "Alpha again, in review.\n"));
+
+  SECTION("listed after chapter 01, it renders with the review mark") {
+    p.book({"01-alpha", "01r-alpha-review"});
+    auto r = p.litbook({"render", "--landing"});
+    LOG_RUN(r);
+    REQUIRE(r.status == 0);
+    const std::string landing = p.read("build/site/index.html");
+    CHECK_THAT(landing, Catch::Matchers::Contains(
+                            "<a href=\"01r-alpha-review.html\"><span "
+                            "class=\"chapter-number review-mark\" "
+                            "title=\"Part review\">R</span> Chapter "
+                            "alpha-review</a>"));
+    CHECK_THAT(landing, Catch::Matchers::Contains(
+                            "<a href=\"01-alpha.html\"><span "
+                            "class=\"chapter-number\">01</span> Chapter "
+                            "alpha</a>"));
+  }
+  SECTION("listed before chapter 01, book.yaml is out of order") {
+    p.book({"01r-alpha-review", "01-alpha"});
+    Tree before = p.tree();
+    auto r = p.litbook({"tangle"});
+    LOG_RUN(r);
+    CHECK(r.status != 0);
+    CHECK_THAT(r.err, HasLine("book/book.yaml:7: chapter '01-alpha' is listed "
+                              "after '01r-alpha-review'; list chapters in "
+                              "number order"));
+    CHECK(changes(before, p.tree()) == "");
+  }
+  SECTION("left out of book.yaml, it is reported like any chapter") {
+    p.book({"01-alpha"});
+    auto r = p.litbook({"tangle"});
+    LOG_RUN(r);
+    CHECK(r.status != 0);
+    CHECK_THAT(r.err, HasLine("chapters/01r-alpha-review.md:1: chapter is not "
+                              "listed in book/book.yaml"));
+  }
+}

@@ -37,4 +37,5 @@ set(LITBOOK_DEMOS
   14-tensor-autodiff
   15-model-op-gradients
   16-parameters-init
+  24-rope
 )

@@ -10,6 +10,7 @@ set(LITBOOK_LIBRARY_SOURCES
   llm/model_ops.cpp
   llm/random.cpp
   llm/params.cpp
+  llm/rope.cpp
   llm/multi_head_attention.cpp
 )
 set(LITBOOK_HEADERS
@@ -24,6 +25,7 @@ set(LITBOOK_HEADERS
   llm/model_ops.hpp
   llm/random.hpp
   llm/params.hpp
+  llm/rope.hpp
   llm/multi_head_attention.hpp
 )
 set(LITBOOK_DEMOS

@@ -338,7 +338,8 @@ TEST_CASE("fixture head 0 is uniform over the visible keys",
   Tape tape;
   const llm::MultiHeadTrace r = run(fixture_leaves(tape), fixture_config);
   const Tensor& p = r.probs.value();
-  const double want[3][3] = {{1, 0, 0}, {0.5, 0.5, 0}, {1. / 3, 1. / 3, 1. / 3}};
+  const double third = 1.0 / 3.0;
+  const double want[3][3] = {{1, 0, 0}, {0.5, 0.5, 0}, {third, third, third}};
   for (std::size_t t = 0; t < 3; ++t) {
     for (std::size_t j = 0; j < 3; ++j) {
       REQUIRE(p.at({0, 0, t, j}) == Approx(want[t][j]).margin(1e-12));

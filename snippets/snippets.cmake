@@ -38,4 +38,5 @@ set(LITBOOK_DEMOS
   15-model-op-gradients
   16-parameters-init
   22-self-attention
+  23-causal-masking
 )

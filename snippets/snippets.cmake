@@ -43,5 +43,6 @@ set(LITBOOK_DEMOS
   16-parameters-init
   22-self-attention
   23-causal-masking
+  24-rope
   25-multi-head-attention
 )

@@ -10,6 +10,7 @@ set(LITBOOK_LIBRARY_SOURCES
   llm/model_ops.cpp
   llm/random.cpp
   llm/params.cpp
+  llm/layers.cpp
 )
 set(LITBOOK_HEADERS
   llm/error.hpp
@@ -23,6 +24,7 @@ set(LITBOOK_HEADERS
   llm/model_ops.hpp
   llm/random.hpp
   llm/params.hpp
+  llm/layers.hpp
 )
 set(LITBOOK_DEMOS
   07-tensor-storage
@@ -35,4 +37,5 @@ set(LITBOOK_DEMOS
   14-tensor-autodiff
   15-model-op-gradients
   16-parameters-init
+  17-embeddings-linear
 )

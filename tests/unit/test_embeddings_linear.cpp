@@ -230,6 +230,15 @@ TEST_CASE("registering a layer twice or with no inputs is rejected",
             llm::add_linear(p, "x", 0, 3, true);
           }) == "fan_in_normal: fan_in must be > 0");
   REQUIRE(p.size() == 2);
+  // Only the bias name is taken: nothing is added, not even the weight.
+  llm::Parameters q(1);
+  q.add("proj.bias", {3}, llm::constant(0.0));
+  REQUIRE(message_of<llm::ConfigError>([&] {
+            llm::add_linear(q, "proj", 2, 3, true);
+          }) == "add_linear: expected a new name, got 'proj.bias', "
+                "already registered");
+  REQUIRE(q.size() == 1);
+  REQUIRE(!q.contains("proj.weight"));
 }
 
 TEST_CASE("ParameterLeaves puts a registry on a tape in order",

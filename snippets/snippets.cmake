@@ -11,6 +11,7 @@ set(LITBOOK_LIBRARY_SOURCES
   llm/random.cpp
   llm/params.cpp
   llm/layers.cpp
+  llm/swiglu.cpp
 )
 set(LITBOOK_HEADERS
   llm/error.hpp
@@ -25,6 +26,7 @@ set(LITBOOK_HEADERS
   llm/random.hpp
   llm/params.hpp
   llm/layers.hpp
+  llm/swiglu.hpp
 )
 set(LITBOOK_DEMOS
   07-tensor-storage
@@ -38,4 +40,5 @@ set(LITBOOK_DEMOS
   15-model-op-gradients
   16-parameters-init
   17-embeddings-linear
+  18-swiglu
 )

@@ -12,6 +12,7 @@ set(LITBOOK_LIBRARY_SOURCES
   llm/params.cpp
   llm/layers.cpp
   llm/swiglu.cpp
+  llm/rmsnorm.cpp
 )
 set(LITBOOK_HEADERS
   llm/error.hpp
@@ -27,6 +28,7 @@ set(LITBOOK_HEADERS
   llm/params.hpp
   llm/layers.hpp
   llm/swiglu.hpp
+  llm/rmsnorm.hpp
 )
 set(LITBOOK_DEMOS
   07-tensor-storage
@@ -41,4 +43,5 @@ set(LITBOOK_DEMOS
   16-parameters-init
   17-embeddings-linear
   18-swiglu
+  21-residual-rmsnorm
 )

@@ -100,9 +100,12 @@ TEST_CASE("rms_norm equals a plain-loop reference with eps",
   for (std::size_t b = 0; b < 2; ++b) {
     for (std::size_t t = 0; t < 3; ++t) {
       double ms = 0.0;
-      for (std::size_t j = 0; j < 4; ++j) ms += x.at({b, t, j}) * x.at({b, t, j}) / 4.0;
       for (std::size_t j = 0; j < 4; ++j) {
-        const double want = x.at({b, t, j}) / std::sqrt(ms + 1e-2) * g.at({j});
+        ms += x.at({b, t, j}) * x.at({b, t, j}) / 4.0;
+      }
+      for (std::size_t j = 0; j < 4; ++j) {
+        const double want =
+            x.at({b, t, j}) / std::sqrt(ms + 1e-2) * g.at({j});
         REQUIRE(y.value().at({b, t, j}) == Approx(want).epsilon(1e-12));
       }
     }

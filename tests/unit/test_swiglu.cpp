@@ -142,7 +142,8 @@ TEST_CASE("swiglu rejects mismatched shapes before recording",
   const Var x = tape.leaf(Tensor({2, 3}));
   const Var g = tape.leaf(Tensor({3, 4})), u = tape.leaf(Tensor({3, 4}));
   const Var d = tape.leaf(Tensor({4, 3}));
-  const Var bad_u = tape.leaf(Tensor({3, 5})), bad_d = tape.leaf(Tensor({3, 4}));
+  const Var bad_u = tape.leaf(Tensor({3, 5}));
+  const Var bad_d = tape.leaf(Tensor({3, 4}));
   const Var x2 = tape.leaf(Tensor({2, 2}));
   const std::size_t before = tape.size();
   REQUIRE_THROWS_AS(llm::swiglu(x, g, bad_u, d), llm::ShapeError);

@@ -16,6 +16,7 @@ set(LITBOOK_LIBRARY_SOURCES
   llm/attention.cpp
   llm/rope.cpp
   llm/multi_head_attention.cpp
+  llm/decoder_block.cpp
 )
 set(LITBOOK_HEADERS
   llm/error.hpp
@@ -35,6 +36,7 @@ set(LITBOOK_HEADERS
   llm/attention.hpp
   llm/rope.hpp
   llm/multi_head_attention.hpp
+  llm/decoder_block.hpp
 )
 set(LITBOOK_DEMOS
   07-tensor-storage
@@ -54,4 +56,5 @@ set(LITBOOK_DEMOS
   23-causal-masking
   24-rope
   25-multi-head-attention
+  26-decoder-block
 )

@@ -17,6 +17,7 @@ set(LITBOOK_LIBRARY_SOURCES
   llm/rope.cpp
   llm/multi_head_attention.cpp
   llm/attention_params.cpp
+  llm/decoder_block.cpp
 )
 set(LITBOOK_HEADERS
   llm/error.hpp
@@ -36,6 +37,7 @@ set(LITBOOK_HEADERS
   llm/attention.hpp
   llm/rope.hpp
   llm/multi_head_attention.hpp
+  llm/decoder_block.hpp
 )
 set(LITBOOK_DEMOS
   07-tensor-storage
@@ -55,4 +57,5 @@ set(LITBOOK_DEMOS
   23-causal-masking
   24-rope
   25-multi-head-attention
+  26-decoder-block
 )

@@ -84,18 +84,24 @@
     var tokens = el("div", { className: "workbench-tokens" });
     for (var t = 0; t < TOKENS; ++t) {
       var fields = el("div", { className: "workbench-fields" });
-      for (var f = 0; f < MODEL; ++f) {
-        var fieldId = id + "-t" + t + "f" + f;
-        var input = el("input", {
-          type: "text", id: fieldId, inputmode: "decimal", autocomplete: "off",
-          spellcheck: "false", className: "workbench-input",
-          "data-token": String(t), "data-feature": String(f)
-        });
-        this.inputs.push(input);
-        fields.appendChild(el("div", { className: "workbench-field" + (f < HEAD_WIDTH ? " head-0" : " head-1") }, [
-          el("label", { "for": fieldId, text: "feature " + f }),
-          input
-        ]));
+      for (var h = 0; h < HEADS; ++h) {
+        var group = el("div", { className: "workbench-block", role: "group", "aria-label": "head " + h + "\u2019s features" }, [
+          el("span", { className: "workbench-block-title", "aria-hidden": "true", text: "head " + h })
+        ]);
+        for (var f = h * HEAD_WIDTH; f < (h + 1) * HEAD_WIDTH; ++f) {
+          var fieldId = id + "-t" + t + "f" + f;
+          var input = el("input", {
+            type: "text", id: fieldId, inputmode: "decimal", autocomplete: "off",
+            spellcheck: "false", className: "workbench-input",
+            "data-token": String(t), "data-feature": String(f)
+          });
+          this.inputs.push(input);
+          group.appendChild(el("div", { className: "workbench-field" }, [
+            el("label", { "for": fieldId, text: "feature " + f }),
+            input
+          ]));
+        }
+        fields.appendChild(group);
       }
       tokens.appendChild(el("fieldset", { className: "workbench-token" }, [
         el("legend", { text: "Token " + t + " (position " + t + ")" }),
@@ -163,7 +169,7 @@
   Workbench.prototype.probabilityTable = function (h) {
     var first = h * HEAD_WIDTH, last = first + HEAD_WIDTH - 1;
     var caption = el("caption", { text: "Head " + h + " (features " + first + "\u2013" + last + "): attention probabilities" });
-    var headRow = el("tr", null, [el("th", { scope: "col", text: "query \\ key" })]);
+    var headRow = el("tr", null, [el("td", { className: "workbench-corner" })]);
     for (var k = 0; k < TOKENS; ++k) headRow.appendChild(el("th", { scope: "col", className: "num", text: "key " + k }));
     var body = el("tbody");
     var cells = [];
@@ -188,7 +194,7 @@
     for (var h = 0; h < HEADS; ++h) {
       groups.appendChild(el("th", { scope: "colgroup", colspan: String(HEAD_WIDTH), className: "workbench-group", text: "from head " + h }));
     }
-    var headRow = el("tr", null, [el("th", { scope: "col", text: "position" })]);
+    var headRow = el("tr", null, [el("th", { scope: "col", text: "token" })]);
     for (var f = 0; f < MODEL; ++f) headRow.appendChild(el("th", { scope: "col", className: "num", text: "feature " + f }));
     var body = el("tbody");
     var cells = [];

@@ -79,7 +79,7 @@ set(WASM_OBJ_DIR ${BOOK_BUILD}/wasm)
 file(MAKE_DIRECTORY ${WASM_OBJ_DIR} ${WORKBENCH_SITE_DIR})
 
 set(wasm_objects "")
-foreach(src IN LISTS WORKBENCH_LLM_SOURCES workbench.cpp)
+foreach(src IN LISTS WORKBENCH_LLM_SOURCES ITEMS workbench.cpp)
   if(src STREQUAL "workbench.cpp")
     set(input ${WORKBENCH_DIR}/workbench.cpp)
     set(extra -Werror)
@@ -102,16 +102,21 @@ endforeach()
 
 # One script, the module embedded (SINGLE_FILE: no fetch, so it loads from
 # file://), a factory createWorkbenchModule() for the page and for Node.js.
+# Linked in the build directory and then copied, so that a failed link
+# leaves nothing half-written in the site.
 set(WORKBENCH_MODULE ${WORKBENCH_SITE_DIR}/attention.js)
 add_custom_command(
   OUTPUT ${STAMP_DIR}/workbench-module.stamp
   BYPRODUCTS ${WORKBENCH_MODULE}
-  COMMAND ${EMCC_RUN} -O2 -fexceptions ${wasm_objects} -o ${WORKBENCH_MODULE}
+  COMMAND ${EMCC_RUN} -O2 -fexceptions ${wasm_objects}
+          -o ${WASM_OBJ_DIR}/attention.js
           -sSINGLE_FILE=1 -sMODULARIZE=1
           -sEXPORT_NAME=createWorkbenchModule
           -sENVIRONMENT=web,node -sFILESYSTEM=0 -sALLOW_MEMORY_GROWTH=1
           "-sEXPORTED_FUNCTIONS=_workbench_attention,_workbench_error,_malloc,_free"
           "-sEXPORTED_RUNTIME_METHODS=UTF8ToString"
+  COMMAND ${CMAKE_COMMAND} -E copy ${WASM_OBJ_DIR}/attention.js
+          ${WORKBENCH_MODULE}
   COMMAND ${CMAKE_COMMAND} -E touch ${STAMP_DIR}/workbench-module.stamp
   DEPENDS ${wasm_objects}
   COMMENT "Linking the workbench's WebAssembly module"

@@ -259,7 +259,7 @@
           var i = q * TOKENS + k, v = r.probs[h * TOKENS * TOKENS + i];
           var kind = causal && k > q ? "blocked" : k === q ? "diagonal" : "allowed";
           var cell = cells[i];
-          cell.className = "num " + kind;
+          cell.className = "num " + (kind === "diagonal" ? "allowed diagonal" : kind); // as chapter 23's tables
           cell.dataset.value = String(v);
           cell.dataset.kind = kind;
           cell.textContent = "";

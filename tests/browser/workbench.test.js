@@ -7,8 +7,13 @@
 // a phone's width and follows the dark theme. Screenshots of it go to
 // SCREENSHOT_DIR for review.
 //
-// usage: node tests/browser/workbench.test.js [BOOK_DIR] [SCREENSHOT_DIR]
-//        (defaults: build/book and build/screenshots; CTest label: browser)
+// The page's numbers are also compared with what the chapter's demo (the
+// native build) published in OUT_DIR/25-multi-head-attention/values.json:
+// the fixture's probabilities exactly, and the demo's rows for the two
+// switches at six decimals.
+//
+// usage: node tests/browser/workbench.test.js [BOOK_DIR] [SCREENSHOT_DIR] [OUT_DIR]
+//        (defaults: build/book, build/screenshots, build/out; CTest label: browser)
 "use strict";
 
 const test = require("node:test");
@@ -21,6 +26,7 @@ const { launch } = require("../../tools/chromium.js");
 const root = path.resolve(__dirname, "..", "..");
 const bookDir = fs.realpathSync(path.resolve(process.argv[2] || path.join(root, "build", "book")));
 const shotDir = path.resolve(process.argv[3] || path.join(root, "build", "screenshots"));
+const outDir = path.resolve(process.argv[4] || path.join(root, "build", "out"));
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
 
@@ -125,6 +131,38 @@ test("the workbench loads and shows the chapter's fixture", async () => {
   assert.ok(a11y.blockedWords.every((w) => /blocked/.test(w)));
   assert.equal(a11y.diagonalMarks, 6);
   assert.ok(a11y.labelled, "a token field without its label");
+  assert.deepEqual(messages, [], messages.join("\n"));
+  await page.close();
+});
+
+test("the page's numbers equal the chapter demo's (native) numbers", async () => {
+  const file = path.join(outDir, chapter.replace(/\.html$/, ""), "values.json");
+  assert.ok(fs.existsSync(file), `${file}: no demo values; build the book first`);
+  const published = JSON.parse(fs.readFileSync(file, "utf8"));
+  const value = (key) => {
+    assert.ok(key in published, `the demo publishes no '${key}'`);
+    const v = published[key];
+    return v.kind === "number" ? Number(v.value) : v.text;
+  };
+  const { page, messages } = await open();
+  const s = await state(page);
+  // The fixture: every probability of both heads, bit for bit.
+  for (const h of [0, 1]) {
+    for (const q of [0, 1, 2]) {
+      for (const k of [0, 1, 2]) {
+        assert.equal(s.probs[h][q][k].value, value(`head${h}.p.${q}${k}`), `head ${h}, query ${q}, key ${k}`);
+      }
+    }
+  }
+  for (const t of [0, 1, 2]) {
+    assert.equal(s.concat[t].map((c) => c.text).join(" "), value(`concat.row${t}`), `concatenated row ${t}`);
+  }
+  // The demo's rows for the two switches, as printed (six decimals).
+  await page.locator(".workbench-causal").uncheck();
+  assert.equal(texts((await state(page)).probs[1])[0].join(" "), value("workbench.open.head1.row0"));
+  await page.locator(".workbench-causal").check();
+  await page.locator(".workbench-reuse").check();
+  assert.equal((await state(page)).concat[1].map((c) => c.text).join(" "), value("workbench.broken.concat.row1"));
   assert.deepEqual(messages, [], messages.join("\n"));
   await page.close();
 });

@@ -111,7 +111,7 @@
 
     /* The switches. */
     this.causal = el("input", { type: "checkbox", id: id + "-causal", className: "workbench-causal" });
-    this.causal.checked = true;
+    this.causal.checked = this.causal.defaultChecked = true;
     this.reuse = el("input", { type: "checkbox", id: id + "-reuse", className: "workbench-reuse" });
     var reset = el("button", { type: "button", className: "workbench-reset", text: "Chapter's tokens" });
     var switches = el("div", { className: "workbench-switches" }, [
@@ -162,7 +162,9 @@
   }
 
   Workbench.prototype.setTokens = function (values) {
-    this.inputs.forEach(function (input, i) { input.value = String(values[i]); });
+    this.inputs.forEach(function (input, i) {
+      input.value = input.defaultValue = String(values[i]); // the attribute too: a printed copy shows it
+    });
     this.update();
   };
 

@@ -71,6 +71,9 @@
     };
   }
 
+  /* The words the chapter's tables put in each cell. */
+  var MARKS = { allowed: "seen", diagonal: "self", blocked: "blocked" };
+
   var uid = 0;
 
   function Workbench(section, compute) {
@@ -138,8 +141,9 @@
     var legend = el("p", { className: "workbench-legend" });
     legend.innerHTML =
       "Rows are queries, columns keys; each row sums to one. " +
-      "<span class=\"workbench-key diagonal\">\u25c6 diagonal</span>: a query\u2019s own position. " +
-      "<span class=\"workbench-key blocked\">\u2715 blocked</span>: a later key, hidden by the mask (exactly zero).";
+      "<span class=\"workbench-key diagonal\">self</span>: the query\u2019s own position; " +
+      "<span class=\"workbench-key\">seen</span>: another key the query sees; " +
+      "<span class=\"workbench-key blocked\">blocked</span>: a later key, hidden by the mask (exactly zero).";
 
     app.appendChild(el("form", { className: "workbench-form", novalidate: "", "aria-label": "Workbench inputs" }, [
       tokens, switches
@@ -265,14 +269,10 @@
           cell.dataset.value = String(v);
           cell.dataset.kind = kind;
           cell.textContent = "";
-          cell.appendChild(el("span", { className: "workbench-value", text: fixed(v) }));
-          if (kind === "blocked") {
-            cell.appendChild(el("span", { className: "cell-mark", "aria-hidden": "true", text: "\u2715" }));
-            cell.appendChild(el("span", { className: "sr-only", text: " (blocked: a later key)" }));
-          } else if (kind === "diagonal") {
-            cell.appendChild(el("span", { className: "cell-mark", "aria-hidden": "true", text: "\u25c6" }));
-            cell.appendChild(el("span", { className: "sr-only", text: " (diagonal: its own position)" }));
-          }
+          // The value (an exact zero as "0"), then the cell's kind in a
+          // word, as in the chapter's tables: not by colour alone.
+          cell.appendChild(el("span", { className: "workbench-value", text: v === 0 ? "0" : fixed(v) }));
+          cell.appendChild(el("span", { className: "cell-mark", text: MARKS[kind] }));
         }
       }
     }

@@ -13,6 +13,7 @@ set(LITBOOK_LIBRARY_SOURCES
   llm/attention.cpp
   llm/rope.cpp
   llm/multi_head_attention.cpp
+  llm/attention_params.cpp
 )
 set(LITBOOK_HEADERS
   llm/error.hpp

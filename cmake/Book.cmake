@@ -242,6 +242,9 @@ add_custom_command(
   COMMENT "Generating the API reference"
   VERBATIM)
 
+# ---- the attention workbench (chapter 25) ------------------------------
+include(${BOOK_SOURCE}/cmake/Workbench.cmake)
+
 # ---- publish ------------------------------------------------------------
 add_custom_command(
   OUTPUT ${STAMP_DIR}/publish.stamp
@@ -249,9 +252,12 @@ add_custom_command(
   COMMAND ${CMAKE_COMMAND} -E touch ${STAMP_DIR}/publish.stamp
   DEPENDS ${BOOK_CHECK_STAMPS} ${BOOK_PAGES} ${SITE_DIR}/index.html
           ${SITE_DIR}/search-index.js ${STAMP_DIR}/assets.stamp
-          ${STAMP_DIR}/api.stamp litbook
+          ${STAMP_DIR}/api.stamp ${WORKBENCH_SITE_FILES} litbook
   WORKING_DIRECTORY ${BOOK_SOURCE}
   COMMENT "Publishing build/book"
   VERBATIM)
 add_custom_target(book ALL DEPENDS ${STAMP_DIR}/publish.stamp)
 add_dependencies(book book_model tangle ${BOOK_RUN_TARGETS})
+if(TARGET workbench)
+  add_dependencies(book workbench)
+endif()

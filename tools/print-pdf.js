@@ -131,6 +131,11 @@ async function main() {
     for (const stem of stems) {
       const file = path.join(bookDir, `${stem}.html`);
       await reader.goto(pathToFileURL(file).href, { waitUntil: "load" });
+      // A workbench (chapter 25) fills its tables once its WebAssembly
+      // module has started; print it filled.
+      await reader.waitForFunction(
+        () => !document.querySelector("section.workbench:not(.workbench-ready)"),
+        null, { timeout: 15000 });
       chapters.push({ stem, ...(await reader.evaluate(chapterArticle, stems)) });
     }
     await reader.close();

@@ -300,6 +300,22 @@ std::string HtmlWriter::div(const Json& node) {
              blocks(content) + "</aside>\n";
     }
   }
+  if (attr_has_class(attr, "workbench")) {
+    // The attention workbench (book/workbench/, built by
+    // cmake/Workbench.cmake into the site's workbench/ directory): the
+    // div's content introduces it; workbench.js fills the container.
+    const std::string dir = "workbench/";
+    Json own = attr;
+    if (own[0].get<std::string>().empty()) own[0] = "workbench";
+    return "<link rel=\"stylesheet\" href=\"" + dir + "workbench.css\">\n" +
+           "<section" + attrs(own) + " aria-label=\"Workbench\">\n" +
+           blocks(content) +
+           "<div class=\"workbench-app\"><p class=\"workbench-status\" "
+           "role=\"status\">The workbench needs JavaScript and "
+           "WebAssembly.</p></div>\n</section>\n" +
+           "<script src=\"" + dir + "attention.js\" defer></script>\n" +
+           "<script src=\"" + dir + "workbench.js\" defer></script>\n";
+  }
   if (attr_has_class(attr, "exercise")) {
     std::string title = attr_get(attr, "title").value_or("");
     std::string tests = attr_get(attr, "tests").value_or("");

@@ -61,7 +61,14 @@ std::vector<Diagnostic> verify_site(const fs::path& dir) {
         out.push_back({{shown, 0}, "contains an unresolved placeholder"});
       }
     }
-    for (std::string href : attribute_values(html, "href")) {
+    // Links, and on the book's own pages the scripts and images they load.
+    std::vector<std::string> targets = attribute_values(html, "href");
+    if (!in_api) {
+      for (std::string& src : attribute_values(html, "src")) {
+        targets.push_back(std::move(src));
+      }
+    }
+    for (std::string href : targets) {
       href = unescape(href);
       if (href.empty() || href.find("://") != std::string::npos ||
           href.rfind("mailto:", 0) == 0 || href.rfind("javascript:", 0) == 0 ||

@@ -1627,7 +1627,7 @@ TEST_CASE("a Markdown table needs a caption div", "[tool][check]") {
   }
 }
 
-// ===========================================================================
+// ====================================================================
 // listings link the symbols they define to the API reference
 // ===========================================================================
 
@@ -1855,4 +1855,61 @@ TEST_CASE("a checked value in exponent form is compared in the author's "
                             "is 1.5e-07 in the program but the prose says "
                             "1.5e-08"));
   CHECK(lines_of(r.err).size() == 2);  // line 11 is right in every style
+=======
+TEST_CASE("a workbench div renders its container and loads the workbench",
+          "[tool][render]") {
+  Project p;
+  p.book({"01-alpha"});
+  p.chapter("01-alpha", "Text.\n\n::: {.workbench}\nEdit the tokens.\n:::\n");
+  auto r = p.litbook({"check"});
+  LOG_RUN(r);
+  REQUIRE(r.status == 0);
+  p.copy_from_source("book/template.html");
+  auto page = p.litbook({"render", "chapters/01-alpha.md", "--site", "site"});
+  LOG_RUN(page);
+  REQUIRE(page.status == 0);
+  std::string html = p.read("site/01-alpha.html");
+  auto has = [&](const std::string& text) {
+    INFO("looking for: " << text);
+    CHECK(html.find(text) != std::string::npos);
+  };
+  has("<link rel=\"stylesheet\" href=\"workbench/workbench.css\">");
+  has("<section id=\"workbench\" class=\"workbench\"");
+  has("<p>Edit the tokens.</p>");
+  has("<div class=\"workbench-app\">");
+  has("<script src=\"workbench/attention.js\" defer></script>");
+  has("<script src=\"workbench/workbench.js\" defer></script>");
+  // The module loads before the page's code that uses it.
+  CHECK(html.find("workbench/attention.js") < html.find("workbench/workbench.js"));
+}
+
+TEST_CASE("verify-site reports a script or stylesheet the page cannot load",
+          "[tool][site]") {
+  Project p;
+  const std::string page =
+      "<html><head><link rel=\"stylesheet\" href=\"style.css\"></head>"
+      "<body><script src=\"workbench/attention.js\" defer></script>"
+      "</body></html>";
+  p.write("site/index.html", page);
+  p.write("site/style.css", "");
+  SECTION("a missing script is a broken link") {
+    auto r = p.litbook({"verify-site", "site"});
+    LOG_RUN(r);
+    REQUIRE(r.status != 0);
+    REQUIRE(r.err.find("broken link 'workbench/attention.js'") != std::string::npos);
+  }
+  SECTION("with the script in place the site passes") {
+    p.write("site/workbench/attention.js", "");
+    auto r = p.litbook({"verify-site", "site"});
+    LOG_RUN(r);
+    REQUIRE(r.status == 0);
+  }
+  SECTION("a missing stylesheet is a broken link") {
+    fs::remove(p.dir() / "site/style.css");
+    p.write("site/workbench/attention.js", "");
+    auto r = p.litbook({"verify-site", "site"});
+    LOG_RUN(r);
+    REQUIRE(r.status != 0);
+    REQUIRE(r.err.find("broken link 'style.css'") != std::string::npos);
+  }
 }

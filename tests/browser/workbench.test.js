@@ -1,0 +1,316 @@
+// The attention workbench of chapter 25 in a real browser: opens the
+// built chapter over file:// in headless Chromium (Debian's, driven by
+// playwright-core), and checks that the WebAssembly module loads, that the
+// tables show the chapter's fixture, and that they recompute when a token
+// is edited and when each switch changes; a coordinate that is not a
+// number is reported and the last result stays. Also: the workbench fits
+// a phone's width and follows the dark theme. Screenshots of it go to
+// SCREENSHOT_DIR for review.
+//
+// The page's numbers are also compared with what the chapter's demo (the
+// native build) published in OUT_DIR/25-multi-head-attention/values.json:
+// the fixture's probabilities exactly, and the demo's rows for the two
+// switches at six decimals.
+//
+// usage: node tests/browser/workbench.test.js [BOOK_DIR] [SCREENSHOT_DIR] [OUT_DIR]
+//        (defaults: build/book, build/screenshots, build/out; CTest label: browser)
+"use strict";
+
+const test = require("node:test");
+const assert = require("node:assert/strict");
+const fs = require("fs");
+const path = require("path");
+const { pathToFileURL } = require("url");
+const { launch } = require("../../tools/chromium.js");
+
+const root = path.resolve(__dirname, "..", "..");
+const bookDir = fs.realpathSync(path.resolve(process.argv[2] || path.join(root, "build", "book")));
+const shotDir = path.resolve(process.argv[3] || path.join(root, "build", "screenshots"));
+const outDir = path.resolve(process.argv[4] || path.join(root, "build", "out"));
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 900 };
+
+// The chapter page that holds the workbench.
+const chapter = fs
+  .readdirSync(bookDir)
+  .filter((f) => /^\d\d-.*\.html$/.test(f))
+  .find((f) => fs.readFileSync(path.join(bookDir, f), "utf8").includes('class="workbench"'));
+
+let browser;
+
+async function open({ viewport = DESKTOP, scheme = "light" } = {}) {
+  const page = await browser.context.newPage();
+  await page.setViewportSize(viewport);
+  await page.emulateMedia({ colorScheme: scheme });
+  const messages = [];
+  page.on("console", (m) => {
+    if (["error", "warning", "assert"].includes(m.type())) messages.push(`console ${m.type()}: ${m.text()}`);
+  });
+  page.on("pageerror", (e) => messages.push(`page error: ${e.message}`));
+  page.on("requestfailed", (r) => messages.push(`failed to load ${r.url()}: ${r.failure()?.errorText}`));
+  await page.goto(pathToFileURL(path.join(bookDir, chapter)).href, { waitUntil: "load" });
+  await page.locator("section.workbench.workbench-ready").waitFor({ timeout: 15000 });
+  return { page, messages };
+}
+
+// What the workbench shows: per head a 3x3 table of { value, text, kind },
+// the concatenated outputs, the message, and the fields' validity.
+function state(page) {
+  return page.evaluate(() => {
+    const cell = (td) => ({
+      value: Number(td.dataset.value),
+      text: td.querySelector(".workbench-value")?.textContent ?? td.textContent,
+      kind: td.dataset.kind,
+    });
+    const rows = (figure) =>
+      Array.from(figure.querySelectorAll("tbody tr"), (tr) => Array.from(tr.querySelectorAll("td"), cell));
+    const probs = Array.from(document.querySelectorAll(".workbench-probs"), rows);
+    const concat = rows(document.querySelector(".workbench-concat"));
+    const message = document.querySelector(".workbench-message");
+    return {
+      probs,
+      concat,
+      message: message.hidden ? "" : message.textContent,
+      invalid: Array.from(document.querySelectorAll(".workbench-input[aria-invalid='true']"), (i) => i.id),
+    };
+  });
+}
+
+const values = (rows) => rows.map((r) => r.map((c) => c.value));
+const texts = (rows) => rows.map((r) => r.map((c) => c.text));
+const round6 = (rows) => values(rows).map((r) => r.map((v) => Number(v.toFixed(6)) + 0));
+const field = (page, token, feature) => page.locator(`.workbench-input[data-token="${token}"][data-feature="${feature}"]`);
+
+test.before(async () => {
+  assert.ok(chapter, `${bookDir}: no chapter page with a workbench; build the book first`);
+  browser = await launch();
+});
+
+test.after(async () => {
+  if (browser) await browser.close();
+});
+
+test("the workbench loads and shows the chapter's fixture", async () => {
+  const { page, messages } = await open();
+  const s = await state(page);
+  // Head 0 is uniform over the visible keys.
+  assert.deepEqual(round6(s.probs[0]), [[1, 0, 0], [0.5, 0.5, 0], [0.333333, 0.333333, 0.333333]]);
+  // Head 1, query 1: the chapter's [0.213809, 0.786191], then the blocked key.
+  assert.deepEqual(round6(s.probs[1])[1], [0.213809, 0.786191, 0]);
+  assert.deepEqual(texts(s.probs[1])[1], ["0.213809", "0.786191", "0"]);
+  // Above the diagonal: exactly zero and marked blocked; the diagonal marked.
+  for (const head of s.probs) {
+    head.forEach((row, q) =>
+      row.forEach((c, k) => {
+        if (k > q) {
+          assert.equal(c.value, 0);
+          assert.equal(c.kind, "blocked");
+        } else {
+          assert.equal(c.kind, k === q ? "diagonal" : "allowed");
+        }
+      })
+    );
+  }
+  // The concatenated row at position 1.
+  assert.deepEqual(round6(s.concat)[1], [0.770151, -0.420735, 0.213809, 0.786191]);
+  assert.equal(s.message, "");
+  // Accessible tables: a caption, th scope, marks that are not only colour.
+  const a11y = await page.evaluate(() => ({
+    tables: document.querySelectorAll("section.workbench table").length,
+    captions: document.querySelectorAll("section.workbench table > caption").length,
+    unscoped: document.querySelectorAll("section.workbench th:not([scope])").length,
+    marks: Array.from(document.querySelectorAll(".workbench-probs tbody td"), (td) =>
+      `${td.classList.contains("blocked") ? "blocked" : td.classList.contains("diagonal") ? "diagonal" : "allowed"}:` +
+      td.querySelector(".cell-mark")?.textContent),
+    labelled: Array.from(document.querySelectorAll(".workbench-input")).every((i) => i.labels.length === 1),
+  }));
+  assert.equal(a11y.tables, 3);
+  assert.equal(a11y.captions, 3);
+  assert.equal(a11y.unscoped, 0);
+  // Each cell says its kind in a word, as the chapter's tables do.
+  const marks = ["diagonal:self", "blocked:blocked", "blocked:blocked",
+                 "allowed:seen", "diagonal:self", "blocked:blocked",
+                 "allowed:seen", "allowed:seen", "diagonal:self"];
+  assert.deepEqual(a11y.marks, [...marks, ...marks]);
+  assert.ok(a11y.labelled, "a token field without its label");
+  assert.deepEqual(messages, [], messages.join("\n"));
+  await page.close();
+});
+
+test("the page's numbers equal the chapter demo's (native) numbers", async () => {
+  const file = path.join(outDir, chapter.replace(/\.html$/, ""), "values.json");
+  assert.ok(fs.existsSync(file), `${file}: no demo values; build the book first`);
+  const published = JSON.parse(fs.readFileSync(file, "utf8"));
+  const value = (key) => {
+    assert.ok(key in published, `the demo publishes no '${key}'`);
+    const v = published[key];
+    return v.kind === "number" ? Number(v.value) : v.text;
+  };
+  const { page, messages } = await open();
+  const s = await state(page);
+  // The fixture: every probability of both heads, bit for bit.
+  for (const h of [0, 1]) {
+    for (const q of [0, 1, 2]) {
+      for (const k of [0, 1, 2]) {
+        assert.equal(s.probs[h][q][k].value, value(`head${h}.p.${q}${k}`), `head ${h}, query ${q}, key ${k}`);
+      }
+    }
+  }
+  for (const t of [0, 1, 2]) {
+    assert.equal(s.concat[t].map((c) => c.text).join(" "), value(`concat.row${t}`), `concatenated row ${t}`);
+  }
+  // The demo's rows for the two switches, as printed (six decimals).
+  await page.locator(".workbench-causal").uncheck();
+  assert.equal(texts((await state(page)).probs[1])[0].join(" "), value("workbench.open.head1.row0"));
+  await page.locator(".workbench-causal").check();
+  await page.locator(".workbench-reuse").check();
+  assert.equal((await state(page)).concat[1].map((c) => c.text).join(" "), value("workbench.broken.concat.row1"));
+  assert.deepEqual(messages, [], messages.join("\n"));
+  await page.close();
+});
+
+test("turning the causal mask off lets the first query see every key", async () => {
+  const { page, messages } = await open();
+  const before = await state(page);
+  await page.locator(".workbench-causal").uncheck();
+  const open_ = await state(page);
+  for (const h of [0, 1]) {
+    assert.notDeepEqual(round6(open_.probs[h])[0], [1, 0, 0], `head ${h}, query 0 still sees only itself`);
+    for (const row of values(open_.probs[h])) {
+      assert.ok(Math.abs(row.reduce((a, b) => a + b) - 1) < 1e-12, "a row does not sum to one");
+      assert.ok(row.every((p) => p > 0), "a key is still hidden");
+    }
+    assert.ok(open_.probs[h].flat().every((c) => c.kind !== "blocked"));
+  }
+  // The last query saw every key already: its rows do not change.
+  for (const h of [0, 1]) assert.deepEqual(values(open_.probs[h])[2], values(before.probs[h])[2]);
+  await page.locator(".workbench-causal").check();
+  assert.deepEqual(values((await state(page)).probs[1]), values(before.probs[1]));
+  assert.deepEqual(messages, [], messages.join("\n"));
+  await page.close();
+});
+
+test("the broken split makes head 1 a copy of head 0", async () => {
+  const { page, messages } = await open();
+  const before = await state(page);
+  assert.notDeepEqual(values(before.probs[1]), values(before.probs[0]));
+  await page.locator(".workbench-reuse").check();
+  const broken = await state(page);
+  assert.deepEqual(values(broken.probs[1]), values(broken.probs[0]));
+  assert.deepEqual(values(broken.probs[0]), values(before.probs[0]), "head 0 changed");
+  // Both halves of every output row are head 0's output.
+  for (const row of values(broken.concat)) assert.deepEqual(row.slice(2), row.slice(0, 2));
+  // With the mask off too, the copy stays a copy.
+  await page.locator(".workbench-causal").uncheck();
+  const both = await state(page);
+  assert.deepEqual(values(both.probs[1]), values(both.probs[0]));
+  await page.locator(".workbench-causal").check();
+  await page.locator(".workbench-reuse").uncheck();
+  assert.deepEqual(values((await state(page)).probs[1]), values(before.probs[1]));
+  assert.deepEqual(messages, [], messages.join("\n"));
+  await page.close();
+});
+
+test("editing a token recomputes as the reader types", async () => {
+  const { page, messages } = await open();
+  const before = await state(page);
+  // Change the last token in head 1's features only.
+  await field(page, 2, 3).fill("-2");
+  const after = await state(page);
+  // Head 0 reads features 0-1: unchanged. Causal: queries 0 and 1 of
+  // head 1 do not see token 2: unchanged. Query 2 of head 1 changes.
+  assert.deepEqual(values(after.probs[0]), values(before.probs[0]));
+  assert.deepEqual(values(after.probs[1]).slice(0, 2), values(before.probs[1]).slice(0, 2));
+  assert.notDeepEqual(values(after.probs[1])[2], values(before.probs[1])[2]);
+  assert.deepEqual(values(after.concat).slice(0, 2), values(before.concat).slice(0, 2));
+  assert.notDeepEqual(values(after.concat)[2], values(before.concat)[2]);
+
+  // Typing character by character recomputes at every valid step.
+  await field(page, 0, 2).fill("");
+  await field(page, 0, 2).pressSequentially("3");
+  const three = await state(page);
+  await field(page, 0, 2).pressSequentially(".5");
+  const threeHalf = await state(page);
+  assert.notDeepEqual(values(three.probs[1]), values(after.probs[1]));
+  assert.notDeepEqual(values(threeHalf.probs[1]), values(three.probs[1]));
+  assert.deepEqual(messages, [], messages.join("\n"));
+  await page.close();
+});
+
+test("a coordinate that is not a number is reported and the last result stays", async () => {
+  const { page, messages } = await open();
+  const before = await state(page);
+  await field(page, 1, 0).fill("abc");
+  const bad = await state(page);
+  assert.match(bad.message, /Not a number: token 1, feature 0/);
+  assert.equal(bad.invalid.length, 1);
+  assert.deepEqual(values(bad.probs[0]), values(before.probs[0]));
+  assert.deepEqual(values(bad.concat), values(before.concat));
+  // Switches do not compute from invalid tokens either.
+  await page.locator(".workbench-causal").uncheck();
+  assert.deepEqual(values((await state(page)).probs[0]), values(before.probs[0]));
+  await page.locator(".workbench-causal").check();
+  // An empty field is not a number.
+  await field(page, 1, 0).fill("");
+  assert.match((await state(page)).message, /Not a number/);
+  // Back to a number: recomputed, message gone.
+  await field(page, 1, 0).fill("0.25");
+  const good = await state(page);
+  assert.equal(good.message, "");
+  assert.equal(good.invalid.length, 0);
+  assert.notDeepEqual(values(good.probs[0]), values(before.probs[0]));
+  // Tokens too large for exp: the layer's answer is refused, tables stay.
+  await field(page, 1, 0).fill("1e200");
+  const huge = await state(page);
+  assert.match(huge.message, /refused/);
+  assert.deepEqual(values(huge.probs[0]), values(good.probs[0]));
+  // The reset button brings back the fixture.
+  await page.locator(".workbench-reset").click();
+  const reset = await state(page);
+  assert.equal(reset.message, "");
+  assert.deepEqual(values(reset.probs[1]), values(before.probs[1]));
+  assert.deepEqual(messages, [], messages.join("\n"));
+  await page.close();
+});
+
+test("the workbench fits a phone, follows the dark theme; screenshots", async () => {
+  fs.mkdirSync(shotDir, { recursive: true });
+  const written = [];
+  const luminance = (rgb) => {
+    const [r, g, b] = rgb.match(/\d+(\.\d+)?/g).map(Number);
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  for (const scheme of ["light", "dark"]) {
+    for (const viewport of [DESKTOP, PHONE]) {
+      const { page, messages } = await open({ viewport, scheme });
+      const facts = await page.evaluate(() => {
+        const s = document.querySelector("section.workbench");
+        const box = s.getBoundingClientRect();
+        const input = document.querySelector(".workbench-input");
+        return {
+          scroll: document.documentElement.scrollWidth,
+          inner: window.innerWidth,
+          left: box.left,
+          right: box.right,
+          background: getComputedStyle(s).backgroundColor,
+          inputBackground: getComputedStyle(input).backgroundColor,
+          inputColor: getComputedStyle(input).color,
+          inputWidth: input.getBoundingClientRect().width,
+        };
+      });
+      assert.ok(facts.scroll <= facts.inner, `${scheme} ${viewport.width}px: the page is ${facts.scroll}px wide`);
+      assert.ok(facts.left >= 0 && facts.right <= viewport.width, `${scheme} ${viewport.width}px: the workbench overflows`);
+      assert.ok(facts.inputWidth >= 50, `${scheme} ${viewport.width}px: a token field is ${facts.inputWidth}px wide`);
+      const dark = scheme === "dark";
+      assert.equal(luminance(facts.background) < 100, dark, `${scheme}: workbench background ${facts.background}`);
+      assert.equal(luminance(facts.inputBackground) < 100, dark, `${scheme}: field background ${facts.inputBackground}`);
+      assert.equal(luminance(facts.inputColor) < 100, !dark, `${scheme}: field text ${facts.inputColor}`);
+      const file = path.join(shotDir, `workbench-${scheme}-${viewport.width}.png`);
+      await page.locator("section.workbench").screenshot({ path: file });
+      written.push(path.relative(root, file));
+      assert.deepEqual(messages, [], messages.join("\n"));
+      await page.close();
+    }
+  }
+  console.log(`screenshots: ${written.join(", ")}`);
+});

@@ -1627,7 +1627,7 @@ TEST_CASE("a Markdown table needs a caption div", "[tool][check]") {
   }
 }
 
-// ====================================================================
+// ===========================================================================
 // listings link the symbols they define to the API reference
 // ===========================================================================
 
@@ -1855,7 +1855,8 @@ TEST_CASE("a checked value in exponent form is compared in the author's "
                             "is 1.5e-07 in the program but the prose says "
                             "1.5e-08"));
   CHECK(lines_of(r.err).size() == 2);  // line 11 is right in every style
-=======
+}
+
 TEST_CASE("a workbench div renders its container and loads the workbench",
           "[tool][render]") {
   Project p;

@@ -10,7 +10,9 @@ set(LITBOOK_LIBRARY_SOURCES
   llm/model_ops.cpp
   llm/random.cpp
   llm/params.cpp
+  llm/attention.cpp
   llm/rope.cpp
+  llm/multi_head_attention.cpp
 )
 set(LITBOOK_HEADERS
   llm/error.hpp
@@ -24,7 +26,9 @@ set(LITBOOK_HEADERS
   llm/model_ops.hpp
   llm/random.hpp
   llm/params.hpp
+  llm/attention.hpp
   llm/rope.hpp
+  llm/multi_head_attention.hpp
 )
 set(LITBOOK_DEMOS
   07-tensor-storage
@@ -37,5 +41,8 @@ set(LITBOOK_DEMOS
   14-tensor-autodiff
   15-model-op-gradients
   16-parameters-init
+  22-self-attention
+  23-causal-masking
   24-rope
+  25-multi-head-attention
 )

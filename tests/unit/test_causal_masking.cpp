@@ -1,0 +1,356 @@
+// Tests for chapter causal-masking: is_future, mask_future and its
+// backward pass, and the causal head. Values are checked against hand
+// derivations and against a plain-loop causal attention written below,
+// which uses nothing of the library but Tensor's constructor and
+// element access.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <vector>
+
+#include "llm/attention.hpp"
+#include "llm/autograd.hpp"
+#include "llm/error.hpp"
+#include "llm/softmax.hpp"
+#include "llm/tensor.hpp"
+#include "tape_check.hpp"
+
+namespace {
+
+using llm::Shape;
+using llm::Tape;
+using llm::Tensor;
+using llm::Var;
+using Vars = std::vector<Var>;
+using Matrix = std::vector<std::vector<double>>;
+
+const double inf = std::numeric_limits<double>::infinity();
+
+Tensor ramp(const Shape& shape, double start, double step) {
+  std::vector<double> v(llm::numel(shape));
+  for (std::size_t k = 0; k < v.size(); ++k) v[k] = start + step * k;
+  return Tensor(shape, v);
+}
+
+// ---- The independent reference: nested loops over plain vectors. ----
+
+Matrix rows_of(const Tensor& t) {  // a [m, n] tensor as m rows
+  Matrix m(t.shape()[0], std::vector<double>(t.shape()[1]));
+  for (std::size_t i = 0; i < m.size(); ++i) {
+    for (std::size_t j = 0; j < m[i].size(); ++j) m[i][j] = t.at({i, j});
+  }
+  return m;
+}
+
+Matrix product(const Matrix& a, const Matrix& b) {  // a b
+  Matrix c(a.size(), std::vector<double>(b[0].size(), 0.0));
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    for (std::size_t j = 0; j < b[0].size(); ++j) {
+      for (std::size_t p = 0; p < b.size(); ++p) c[i][j] += a[i][p] * b[p][j];
+    }
+  }
+  return c;
+}
+
+struct Reference {
+  Matrix probs, out;
+};
+
+// Causal attention of one sequence x [T, d]: query i reads keys 0..i
+// only, by a softmax over those keys alone.
+Reference causal_reference(const Matrix& x, const Matrix& w_q,
+                           const Matrix& w_k, const Matrix& w_v) {
+  const Matrix q = product(x, w_q), k = product(x, w_k), v = product(x, w_v);
+  const std::size_t t = x.size(), d_k = q[0].size(), d_v = v[0].size();
+  Reference r{Matrix(t, std::vector<double>(t, 0.0)),
+              Matrix(t, std::vector<double>(d_v, 0.0))};
+  for (std::size_t i = 0; i < t; ++i) {
+    std::vector<double> s(i + 1);
+    double top = -inf, total = 0.0;
+    for (std::size_t j = 0; j <= i; ++j) {
+      double dot = 0.0;
+      for (std::size_t c = 0; c < d_k; ++c) dot += q[i][c] * k[j][c];
+      s[j] = dot / std::sqrt(static_cast<double>(d_k));
+      top = std::fmax(top, s[j]);
+    }
+    for (std::size_t j = 0; j <= i; ++j) total += std::exp(s[j] - top);
+    for (std::size_t j = 0; j <= i; ++j) {
+      r.probs[i][j] = std::exp(s[j] - top) / total;
+      for (std::size_t c = 0; c < d_v; ++c) {
+        r.out[i][c] += r.probs[i][j] * v[j][c];
+      }
+    }
+  }
+  return r;
+}
+
+// max |t - m| over the elements of a contiguous [rows, cols] tensor t.
+double gap(const Tensor& t, const Matrix& m) {
+  double worst = 0.0;
+  const std::vector<double> flat = t.to_vector();
+  for (std::size_t i = 0; i < m.size(); ++i) {
+    for (std::size_t j = 0; j < m[i].size(); ++j) {
+      worst = std::fmax(worst, std::fabs(flat[i * m[i].size() + j] - m[i][j]));
+    }
+  }
+  return worst;
+}
+
+const double tol = 1e-8;
+
+}  // namespace
+
+// ---- is_future and mask_future ---------------------------------------
+
+TEST_CASE("is_future is key > query", "[ch23][causal-masking]") {
+  CHECK_FALSE(llm::is_future(0, 0));  // the diagonal is visible
+  CHECK_FALSE(llm::is_future(3, 1));  // an earlier key
+  CHECK(llm::is_future(1, 2));
+  CHECK(llm::is_future(0, 5));
+}
+
+TEST_CASE("mask_future writes -inf above the diagonal and nothing else",
+          "[ch23][causal-masking]") {
+  Tape tape;
+  const Var s = tape.leaf(ramp({3, 3}, 1.0, 1.0));  // 1 .. 9
+  const std::vector<double> z = llm::mask_future(s).value().to_vector();
+  REQUIRE(z == std::vector<double>{1, -inf, -inf, 4, 5, -inf, 7, 8, 9});
+}
+
+TEST_CASE("mask_future masks every matrix of a batch",
+          "[ch23][causal-masking]") {
+  Tape tape;
+  const Var s = tape.leaf(ramp({2, 2, 2}, 0.0, 1.0));  // 0 .. 7
+  REQUIRE(llm::mask_future(s).value().to_vector() ==
+          std::vector<double>{0, -inf, 2, 3, 4, -inf, 6, 7});
+}
+
+TEST_CASE("mask_future's backward passes visible gradients and blocks "
+          "the rest", "[ch23][causal-masking]") {
+  Tape tape;
+  const Var s = tape.leaf(Tensor({3, 3}));
+  tape.backward(llm::mask_future(s), ramp({3, 3}, 1.0, 1.0));
+  REQUIRE(s.grad().to_vector() ==
+          std::vector<double>{1, 0, 0, 4, 5, 0, 7, 8, 9});
+}
+
+TEST_CASE("mask_future rejects scores of rank 1", "[ch23][causal-masking]") {
+  Tape tape;
+  const Var s = tape.leaf(Tensor({4}));
+  REQUIRE_THROWS_AS(llm::mask_future(s), llm::ShapeError);
+  REQUIRE_THROWS_WITH(llm::mask_future(s),
+                      "mask_future: scores is [4], expected [..., T, T]");
+  REQUIRE(tape.size() == 1);  // nothing recorded
+}
+
+TEST_CASE("mask_future rejects scores that are not square",
+          "[ch23][causal-masking]") {
+  Tape tape;
+  const Var s = tape.leaf(Tensor({2, 3, 4}));
+  REQUIRE_THROWS_AS(llm::mask_future(s), llm::ShapeError);
+  REQUIRE_THROWS_WITH(llm::mask_future(s),
+                      "mask_future: scores is [2,3,4], expected [..., T, T]");
+}
+
+TEST_CASE("a masked softmax has exact zeros above the diagonal and rows "
+          "adding up to 1", "[ch23][causal-masking]") {
+  Tape tape;
+  // Row 1: scores (0, log 3) -> (1/4, 3/4). Row 0 sees only itself.
+  const Var s = tape.leaf(Tensor({3, 3}, {5.0, 9.0, 9.0,             //
+                                          0.0, std::log(3.0), 9.0,  //
+                                          0.1, 0.2, 0.3}));
+  const Tensor p = llm::softmax(llm::mask_future(s)).value();
+  REQUIRE(p.at({0, 0}) == 1.0);
+  REQUIRE(p.at({0, 1}) == 0.0);
+  REQUIRE(p.at({0, 2}) == 0.0);
+  REQUIRE(p.at({1, 2}) == 0.0);
+  CHECK(p.at({1, 0}) == Approx(0.25).epsilon(1e-15));
+  CHECK(p.at({1, 1}) == Approx(0.75).epsilon(1e-15));
+  for (std::size_t i = 0; i < 3; ++i) {
+    CHECK(p.at({i, 0}) + p.at({i, 1}) + p.at({i, 2}) ==
+          Approx(1.0).epsilon(1e-15));
+  }
+}
+
+// ---- the causal head --------------------------------------------------
+
+TEST_CASE("causal_self_attention agrees with the plain-loop reference",
+          "[ch23][causal-masking]") {
+  const Tensor x = ramp({5, 3}, -0.8, 0.19), w_q = ramp({3, 2}, 0.9, -0.31);
+  const Tensor w_k = ramp({3, 2}, -0.5, 0.27), w_v = ramp({3, 4}, 0.2, 0.09);
+  Tape tape;
+  const llm::AttentionResult r = llm::causal_self_attention(
+      tape.leaf(x), tape.leaf(w_q), tape.leaf(w_k), tape.leaf(w_v));
+  REQUIRE(r.probs.shape() == Shape{5, 5});
+  REQUIRE(r.out.shape() == Shape{5, 4});
+  const Reference ref =
+      causal_reference(rows_of(x), rows_of(w_q), rows_of(w_k), rows_of(w_v));
+  CHECK(gap(r.probs.value(), ref.probs) < 1e-14);
+  CHECK(gap(r.out.value(), ref.out) < 1e-14);
+  // The masked scores are what the softmax read.
+  CHECK(r.scores.value().at({1, 3}) == -inf);
+}
+
+TEST_CASE("a causal batch is attended sequence by sequence",
+          "[ch23][causal-masking]") {
+  const Tensor x = ramp({2, 4, 3}, 1.2, -0.11), w_q = ramp({3, 3}, 0.3, 0.05);
+  const Tensor w_k = ramp({3, 3}, -0.4, 0.1), w_v = ramp({3, 2}, 0.7, -0.2);
+  Tape tape;
+  const llm::AttentionResult r = llm::causal_self_attention(
+      tape.leaf(x), tape.leaf(w_q), tape.leaf(w_k), tape.leaf(w_v));
+  for (std::size_t b = 0; b < 2; ++b) {
+    const Tensor xb = x.slice(0, b, b + 1).reshape({4, 3});
+    const Reference ref = causal_reference(rows_of(xb), rows_of(w_q),
+                                           rows_of(w_k), rows_of(w_v));
+    CHECK(gap(r.probs.value().slice(0, b, b + 1).contiguous(), ref.probs) <
+          1e-14);
+    CHECK(gap(r.out.value().slice(0, b, b + 1).contiguous(), ref.out) <
+          1e-14);
+  }
+}
+
+TEST_CASE("changing the last token leaves earlier rows bit for bit "
+          "unchanged", "[ch23][causal-masking]") {
+  const Tensor w_q = ramp({3, 3}, 0.4, -0.07), w_k = ramp({3, 3}, -0.2, 0.05);
+  const Tensor w_v = ramp({3, 3}, 0.3, 0.11);
+  const Tensor x = ramp({4, 3}, -1.0, 0.19);
+  std::vector<double> flat = x.to_vector();
+  flat[9] = 7.0;  // token 3 only
+  flat[10] = -2.5;
+  Tape tape;
+  const auto out = [&](const Tensor& in) {
+    return llm::causal_self_attention(tape.leaf(in), tape.leaf(w_q),
+                                      tape.leaf(w_k), tape.leaf(w_v))
+        .out.value();
+  };
+  const Tensor a = out(x), b = out(Tensor({4, 3}, flat));
+  for (std::size_t i = 0; i < 3; ++i) {
+    for (std::size_t c = 0; c < 3; ++c) CHECK(a.at({i, c}) == b.at({i, c}));
+  }
+  CHECK(a.at({3, 0}) != b.at({3, 0}));
+}
+
+TEST_CASE("changing a middle token leaves only the rows before it",
+          "[ch23][causal-masking]") {
+  const Tensor w = ramp({2, 2}, 0.5, -0.3);
+  const Tensor x = ramp({4, 2}, 0.1, 0.2);
+  std::vector<double> flat = x.to_vector();
+  flat[2] = -3.0;  // token 1
+  Tape tape;
+  const auto out = [&](const Tensor& in) {
+    const Var wv = tape.leaf(w);
+    return llm::causal_self_attention(tape.leaf(in), wv, wv, wv).out.value();
+  };
+  const Tensor a = out(x), b = out(Tensor({4, 2}, flat));
+  CHECK(a.at({0, 0}) == b.at({0, 0}));
+  CHECK(a.at({0, 1}) == b.at({0, 1}));
+  for (std::size_t i = 1; i < 4; ++i) CHECK(a.at({i, 0}) != b.at({i, 0}));
+}
+
+TEST_CASE("a loss on the earlier rows gives the last token no gradient",
+          "[ch23][causal-masking]") {
+  Tape tape;
+  const Var x = tape.leaf(ramp({3, 2}, 0.3, 0.4));
+  const Var w = tape.leaf(Tensor({2, 2}, {0.5, -1.0, 1.5, 0.25}));
+  const Var out = llm::causal_self_attention(x, w, w, w).out;
+  tape.backward(out, Tensor({3, 2}, {1.0, -2.0, 0.5, 3.0, 0.0, 0.0}));
+  CHECK(x.grad().at({2, 0}) == 0.0);
+  CHECK(x.grad().at({2, 1}) == 0.0);
+  CHECK(x.grad().at({1, 0}) != 0.0);
+}
+
+TEST_CASE("causal_self_attention rejects x of rank 1",
+          "[ch23][causal-masking]") {
+  Tape tape;
+  const Var w = tape.leaf(Tensor({4, 2}));
+  const Var x = tape.leaf(Tensor({4}));
+  REQUIRE_THROWS_AS(llm::causal_self_attention(x, w, w, w), llm::ShapeError);
+  REQUIRE_THROWS_WITH(llm::causal_self_attention(x, w, w, w),
+                      "causal_self_attention: x is [4], expected [T, d] or "
+                      "[B, T, d] with no empty axis");
+}
+
+TEST_CASE("causal_self_attention rejects a value matrix of the wrong "
+          "width", "[ch23][causal-masking]") {
+  Tape tape;
+  const Var x = tape.leaf(Tensor({3, 4})), w = tape.leaf(Tensor({4, 2}));
+  const Var bad = tape.leaf(Tensor({3, 2}));
+  const std::size_t before = tape.size();
+  REQUIRE_THROWS_AS(llm::causal_self_attention(x, w, w, bad),
+                    llm::ShapeError);
+  REQUIRE_THROWS_WITH(llm::causal_self_attention(x, w, w, bad),
+                      "causal_self_attention: w_v is [3,2], expected "
+                      "[4, n] with n > 0");
+  REQUIRE(tape.size() == before);  // nothing was recorded
+}
+
+TEST_CASE("causal_self_attention rejects queries and keys of different "
+          "widths", "[ch23][causal-masking]") {
+  Tape tape;
+  const Var x = tape.leaf(Tensor({3, 4}));
+  const Var w_q = tape.leaf(Tensor({4, 3})), w_k = tape.leaf(Tensor({4, 2}));
+  REQUIRE_THROWS_AS(llm::causal_self_attention(x, w_q, w_k, w_k),
+                    llm::ShapeError);
+  REQUIRE_THROWS_WITH(llm::causal_self_attention(x, w_q, w_k, w_k),
+                      "causal_self_attention: w_q is [4,3], w_k is [4,2], "
+                      "expected the same [d, d_k]");
+}
+
+TEST_CASE("the causal head passes a gradient check",
+          "[ch23][causal-masking]") {
+  CHECK(worst_tape_error([](Tape&, const Vars& v) {
+    return llm::softmax(llm::mask_future(v[0])); },
+                         {ramp({2, 4, 4}, -0.9, 0.07)}) < tol);
+  const auto head = [](Tape&, const Vars& v) {
+    return llm::causal_self_attention(v[0], v[1], v[2], v[3]).out;
+  };
+  const std::vector<Tensor> in = {ramp({4, 3}, -0.8, 0.23),
+                                  ramp({3, 2}, 0.9, -0.31),
+                                  ramp({3, 2}, -0.5, 0.27),
+                                  ramp({3, 5}, 0.2, 0.09)};
+  for (const llm::GradientError& e : llm::check_tape_gradients(head, in)) {
+    CHECK(e.max_rel < tol);
+  }
+  CHECK(worst_tape_error(head, {ramp({2, 4, 3}, 0.9, -0.07), in[1], in[2],
+                                in[3]}) < tol);
+}
+
+// ---- the exercises ----------------------------------------------------
+
+TEST_CASE("exercise: token 0's output is its own value",
+          "[ch23][causal-masking]") {
+  Tape tape;
+  const Var x = tape.leaf(ramp({3, 2}, 2.0, -1.3));
+  const Var w_q = tape.leaf(ramp({2, 2}, 4.0, 3.0));  // large scores
+  const Var w_v = tape.leaf(Tensor({2, 2}, {1.0, 2.0, -1.0, 0.5}));
+  const llm::AttentionResult r = llm::causal_self_attention(x, w_q, w_q, w_v);
+  // v0 = x0 W_V with x0 = (2, 0.7): (2 - 0.7, 4 + 0.35) = (1.3, 4.35).
+  REQUIRE(r.probs.value().at({0, 0}) == 1.0);
+  CHECK(r.out.value().at({0, 0}) == Approx(1.3).epsilon(1e-15));
+  CHECK(r.out.value().at({0, 1}) == Approx(4.35).epsilon(1e-15));
+}
+
+TEST_CASE("exercise: the visible entries of a T x T mask",
+          "[ch23][causal-masking]") {
+  // T = 5: T (T + 1) / 2 = 15 visible, 10 blocked.
+  std::size_t visible = 0;
+  for (std::size_t i = 0; i < 5; ++i) {
+    for (std::size_t j = 0; j < 5; ++j) visible += llm::is_future(i, j) ? 0 : 1;
+  }
+  CHECK(visible == 15);
+}
+
+TEST_CASE("exercise: renormalising after the softmax divides 0 by 0",
+          "[ch23][causal-masking]") {
+  // Row 0 with scores (0, 800): the future key takes all the weight,
+  // e^-800 underflows to 0, and the visible weight left is 0.
+  const Tensor p = llm::softmax(Tensor({1, 2}, {0.0, 800.0}));
+  REQUIRE(p.at({0, 0}) == 0.0);
+  REQUIRE(std::isnan(p.at({0, 0}) / p.at({0, 0})));
+  // Masking before the softmax gives the right row.
+  Tape tape;
+  const Var s = tape.leaf(Tensor({2, 2}, {0.0, 800.0, 0.0, 800.0}));
+  REQUIRE(llm::softmax(llm::mask_future(s)).value().at({0, 0}) == 1.0);
+}

@@ -1,0 +1,510 @@
+// Tests for chapter self-attention: scale and softmax on the tape,
+// scaled dot-product scores, the weighted sum and one head of
+// self-attention. Values are checked against hand derivations and
+// against a plain-loop implementation written below, which uses nothing
+// of the library but Tensor's constructor and element access.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <utility>
+#include <vector>
+
+#include "llm/attention.hpp"
+#include "llm/autograd.hpp"
+#include "llm/error.hpp"
+#include "llm/tensor.hpp"
+#include "tape_check.hpp"
+
+namespace {
+
+using llm::Shape;
+using llm::Tape;
+using llm::Tensor;
+using llm::Var;
+using Vars = std::vector<Var>;
+using Matrix = std::vector<std::vector<double>>;
+
+Tensor ramp(const Shape& shape, double start, double step) {
+  std::vector<double> v(llm::numel(shape));
+  for (std::size_t k = 0; k < v.size(); ++k) v[k] = start + step * k;
+  return Tensor(shape, v);
+}
+
+// ---- The independent reference: nested loops over plain vectors. ----
+
+Matrix rows_of(const Tensor& t) {  // a [m, n] tensor as m rows
+  Matrix m(t.shape()[0], std::vector<double>(t.shape()[1]));
+  for (std::size_t i = 0; i < m.size(); ++i) {
+    for (std::size_t j = 0; j < m[i].size(); ++j) m[i][j] = t.at({i, j});
+  }
+  return m;
+}
+
+Matrix product(const Matrix& a, const Matrix& b) {  // a b
+  Matrix c(a.size(), std::vector<double>(b[0].size(), 0.0));
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    for (std::size_t j = 0; j < b[0].size(); ++j) {
+      for (std::size_t p = 0; p < b.size(); ++p) c[i][j] += a[i][p] * b[p][j];
+    }
+  }
+  return c;
+}
+
+struct Reference {
+  Matrix scores, probs, out;
+};
+
+// softmax(Q K^T / sqrt(d_k)) V for one sequence x [T, d]. A blocked
+// entry (causal and key > query) is left out of the softmax.
+Reference reference(const Matrix& x, const Matrix& w_q, const Matrix& w_k,
+                    const Matrix& w_v, bool causal = false) {
+  const Matrix q = product(x, w_q), k = product(x, w_k), v = product(x, w_v);
+  const std::size_t t = x.size(), d_k = q[0].size();
+  Reference r{Matrix(t, std::vector<double>(t)),
+              Matrix(t, std::vector<double>(t, 0.0)),
+              Matrix(t, std::vector<double>(v[0].size(), 0.0))};
+  for (std::size_t i = 0; i < t; ++i) {
+    const std::size_t last = causal ? i : t - 1;  // last visible key
+    double top = -std::numeric_limits<double>::infinity(), total = 0.0;
+    for (std::size_t j = 0; j < t; ++j) {
+      double dot = 0.0;
+      for (std::size_t c = 0; c < d_k; ++c) dot += q[i][c] * k[j][c];
+      r.scores[i][j] = dot / std::sqrt(static_cast<double>(d_k));
+      if (j <= last && r.scores[i][j] > top) top = r.scores[i][j];
+    }
+    for (std::size_t j = 0; j <= last; ++j) {
+      total += std::exp(r.scores[i][j] - top);
+    }
+    for (std::size_t j = 0; j <= last; ++j) {
+      r.probs[i][j] = std::exp(r.scores[i][j] - top) / total;
+      for (std::size_t c = 0; c < v[0].size(); ++c) {
+        r.out[i][c] += r.probs[i][j] * v[j][c];
+      }
+    }
+  }
+  return r;
+}
+
+// max |t - m| over the elements of a [rows, cols] slice of t.
+double gap(const Tensor& t, const Matrix& m) {
+  double worst = 0.0;
+  const std::vector<double> flat = t.to_vector();
+  for (std::size_t i = 0; i < m.size(); ++i) {
+    for (std::size_t j = 0; j < m[i].size(); ++j) {
+      worst = std::fmax(worst, std::fabs(flat[i * m[i].size() + j] - m[i][j]));
+    }
+  }
+  return worst;
+}
+
+// The chapter's fixture: three tokens of width 4, W_Q = W_V = I, W_K
+// swaps features 0 and 1, and 2 and 3.
+const Tensor fx({3, 4}, {1, 0, 0, 0, 0, 1, 0, 0, 1, 1, 1, 1});
+const Tensor eye({4, 4}, {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1});
+const Tensor swap({4, 4}, {0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0});
+
+const double tol = 1e-8;
+
+}  // namespace
+
+// ---- scale and softmax ------------------------------------------------
+
+TEST_CASE("scale multiplies values and gradients by the factor",
+          "[ch22][self-attention]") {
+  Tape tape;
+  const Var x = tape.leaf(Tensor({3}, {1.0, -2.0, 0.5}));
+  const Var y = llm::scale(x, 0.5);
+  REQUIRE(y.value().to_vector() == std::vector<double>{0.5, -1.0, 0.25});
+  tape.backward(y, Tensor({3}, {1.0, 2.0, 4.0}));
+  REQUIRE(x.grad().to_vector() == std::vector<double>{0.5, 1.0, 2.0});
+}
+
+TEST_CASE("scale rejects an infinite factor", "[ch22][self-attention]") {
+  Tape tape;
+  const Var x = tape.leaf(Tensor({2}));
+  const double inf = std::numeric_limits<double>::infinity();
+  REQUIRE_THROWS_AS(llm::scale(x, inf), llm::DomainError);
+  REQUIRE_THROWS_WITH(llm::scale(x, inf),
+                      "scale: expected a finite factor, got inf");
+  REQUIRE(tape.size() == 1);  // nothing recorded
+}
+
+TEST_CASE("scale rejects a NaN factor", "[ch22][self-attention]") {
+  Tape tape;
+  const Var x = tape.leaf(Tensor({2}));
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  REQUIRE_THROWS_AS(llm::scale(x, nan), llm::DomainError);
+  REQUIRE_THROWS_WITH(llm::scale(x, nan),
+                      Catch::Matchers::StartsWith(
+                          "scale: expected a finite factor, got ") &&
+                          Catch::Matchers::Contains("nan"));
+}
+
+TEST_CASE("softmax on the tape: values and the VJP by hand",
+          "[ch22][self-attention]") {
+  Tape tape;
+  // Row 0: s = (0, 0) gives p = (1/2, 1/2). Row 1: s = (0, log 3)
+  // gives p = (1/4, 3/4).
+  const Var s = tape.leaf(Tensor({2, 2}, {0.0, 0.0, 0.0, std::log(3.0)}));
+  const Var p = llm::softmax(s);
+  const std::vector<double> pv = p.value().to_vector();
+  REQUIRE(pv[0] == 0.5);
+  REQUIRE(pv[1] == 0.5);
+  REQUIRE(pv[2] == Approx(0.25).epsilon(1e-15));
+  REQUIRE(pv[3] == Approx(0.75).epsilon(1e-15));
+  // g = (1, 0) on both rows. Row 0: sum(g p) = 1/2, so
+  // s_bar = p (g - 1/2) = (1/4, -1/4). Row 1: sum(g p) = 1/4, so
+  // s_bar = (1/4 * 3/4, 3/4 * -1/4) = (3/16, -3/16).
+  tape.backward(p, Tensor({2, 2}, {1.0, 0.0, 1.0, 0.0}));
+  const std::vector<double> g = s.grad().to_vector();
+  REQUIRE(g[0] == 0.25);
+  REQUIRE(g[1] == -0.25);
+  REQUIRE(g[2] == Approx(3.0 / 16.0).epsilon(1e-14));
+  REQUIRE(g[3] == Approx(-3.0 / 16.0).epsilon(1e-14));
+}
+
+TEST_CASE("a softmax gradient adds up to zero along each row",
+          "[ch22][self-attention]") {
+  // softmax(s + c) = softmax(s), so moving a whole row changes nothing
+  // and the row's gradient must sum to zero whatever g is.
+  Tape tape;
+  const Var s = tape.leaf(ramp({3, 4}, -1.3, 0.45));
+  tape.backward(llm::softmax(s), ramp({3, 4}, 0.7, -0.31));
+  for (std::size_t i = 0; i < 3; ++i) {
+    double total = 0.0;
+    for (std::size_t j = 0; j < 4; ++j) total += s.grad().at({i, j});
+    CHECK(total == Approx(0.0).margin(1e-15));
+  }
+}
+
+TEST_CASE("softmax on the tape rejects a tensor without a last axis",
+          "[ch22][self-attention]") {
+  Tape tape;
+  REQUIRE_THROWS_AS(llm::softmax(tape.leaf(Tensor({2, 0}))),
+                    llm::ShapeError);
+  REQUIRE_THROWS_WITH(llm::softmax(tape.leaf(Tensor({2, 0}))),
+                      "softmax: x is [2,0], which has no logits along a "
+                      "last axis");
+}
+
+// ---- scores and attend ------------------------------------------------
+
+TEST_CASE("attention_scores is q k^T / sqrt(d_k), by hand",
+          "[ch22][self-attention]") {
+  Tape tape;
+  // d_k = 4, so the scale is exactly 1/2. q = (1, 2, 0, 0);
+  // k0 = (1, 1, 1, 1): q.k0 = 3; k1 = (0, 1, 0, 3): q.k1 = 2.
+  const Var q = tape.leaf(Tensor({1, 4}, {1, 2, 0, 0}));
+  const Var k = tape.leaf(Tensor({2, 4}, {1, 1, 1, 1, 0, 1, 0, 3}));
+  const Var s = llm::attention_scores(q, k);
+  REQUIRE(s.shape() == Shape{1, 2});
+  REQUIRE(s.value().to_vector() == std::vector<double>{1.5, 1.0});
+}
+
+TEST_CASE("attention_scores rejects q of rank 1", "[ch22][self-attention]") {
+  Tape tape;
+  const Var q = tape.leaf(Tensor({4})), k = tape.leaf(Tensor({2, 4}));
+  REQUIRE_THROWS_AS(llm::attention_scores(q, k), llm::ShapeError);
+  REQUIRE_THROWS_WITH(llm::attention_scores(q, k),
+                      "attention_scores: q is [4], k is [2,4], expected "
+                      "[..., T, d_k] and [..., S, d_k] with the same "
+                      "leading axes and d_k > 0");
+}
+
+TEST_CASE("attention_scores rejects different key widths",
+          "[ch22][self-attention]") {
+  Tape tape;
+  const Var q = tape.leaf(Tensor({3, 4})), k = tape.leaf(Tensor({3, 2}));
+  REQUIRE_THROWS_AS(llm::attention_scores(q, k), llm::ShapeError);
+  REQUIRE_THROWS_WITH(llm::attention_scores(q, k),
+                      "attention_scores: q is [3,4], k is [3,2], expected "
+                      "[..., T, d_k] and [..., S, d_k] with the same "
+                      "leading axes and d_k > 0");
+}
+
+TEST_CASE("attention_scores rejects different leading axes",
+          "[ch22][self-attention]") {
+  Tape tape;
+  const Var q = tape.leaf(Tensor({2, 3, 4})), k = tape.leaf(Tensor({3, 3, 4}));
+  REQUIRE_THROWS_AS(llm::attention_scores(q, k), llm::ShapeError);
+  REQUIRE_THROWS_WITH(llm::attention_scores(q, k),
+                      "attention_scores: q is [2,3,4], k is [3,3,4], "
+                      "expected [..., T, d_k] and [..., S, d_k] with the "
+                      "same leading axes and d_k > 0");
+}
+
+TEST_CASE("attention_scores rejects d_k = 0", "[ch22][self-attention]") {
+  Tape tape;
+  const Var q = tape.leaf(Tensor({3, 0})), k = tape.leaf(Tensor({3, 0}));
+  REQUIRE_THROWS_AS(llm::attention_scores(q, k), llm::ShapeError);
+  REQUIRE_THROWS_WITH(llm::attention_scores(q, k),
+                      "attention_scores: q is [3,0], k is [3,0], expected "
+                      "[..., T, d_k] and [..., S, d_k] with the same "
+                      "leading axes and d_k > 0");
+}
+
+TEST_CASE("attend weights the value rows", "[ch22][self-attention]") {
+  Tape tape;
+  // Row 0 takes 1/4 of v0 and 3/4 of v1: (1/4)(4, 0) + (3/4)(0, 8).
+  const Var p = tape.leaf(Tensor({2, 2}, {0.25, 0.75, 1.0, 0.0}));
+  const Var v = tape.leaf(Tensor({2, 2}, {4.0, 0.0, 0.0, 8.0}));
+  REQUIRE(llm::attend(p, v).value().to_vector() ==
+          std::vector<double>{1.0, 6.0, 4.0, 0.0});
+}
+
+TEST_CASE("attend rejects probabilities whose columns do not match the "
+          "value rows", "[ch22][self-attention]") {
+  Tape tape;
+  const Var p = tape.leaf(Tensor({3, 3})), v = tape.leaf(Tensor({2, 5}));
+  REQUIRE_THROWS_AS(llm::attend(p, v), llm::ShapeError);
+  REQUIRE_THROWS_WITH(llm::attend(p, v),
+                      "attend: probs is [3,3], v is [2,5], expected "
+                      "[..., T, S] and [..., S, d_v] with the same "
+                      "leading axes");
+}
+
+TEST_CASE("attend rejects operands of different ranks",
+          "[ch22][self-attention]") {
+  Tape tape;
+  const Var p = tape.leaf(Tensor({1, 3, 3})), v = tape.leaf(Tensor({3, 5}));
+  REQUIRE_THROWS_AS(llm::attend(p, v), llm::ShapeError);
+  REQUIRE_THROWS_WITH(llm::attend(p, v),
+                      "attend: probs is [1,3,3], v is [3,5], expected "
+                      "[..., T, S] and [..., S, d_v] with the same "
+                      "leading axes");
+}
+
+// ---- one head ---------------------------------------------------------
+
+TEST_CASE("the fixture's scores, weights and outputs, by hand",
+          "[ch22][self-attention]") {
+  Tape tape;
+  const llm::AttentionResult r = llm::self_attention(
+      tape.leaf(fx), tape.leaf(eye), tape.leaf(swap), tape.leaf(eye));
+  // Keys are the tokens with features 0<->1 and 2<->3 exchanged:
+  // k0 = (0,1,0,0), k1 = (1,0,0,0), k2 = (1,1,1,1). q = x. Dot
+  // products /2: row 0 (0, 1, 1)/2, row 1 (1, 0, 1)/2, row 2 (1, 1, 4)/2.
+  REQUIRE(r.scores.value().to_vector() ==
+          std::vector<double>{0, 0.5, 0.5, 0.5, 0, 0.5, 0.5, 0.5, 2.0});
+  // Row 0: (1, e^.5, e^.5) / (1 + 2 e^.5).
+  const double e = std::exp(0.5), z0 = 1.0 + 2.0 * e;
+  CHECK(r.probs.value().at({0, 0}) == Approx(1.0 / z0).epsilon(1e-14));
+  CHECK(r.probs.value().at({0, 1}) == Approx(e / z0).epsilon(1e-14));
+  // Row 2: (e^.5, e^.5, e^2) / (2 e^.5 + e^2).
+  const double z2 = 2.0 * e + std::exp(2.0);
+  CHECK(r.probs.value().at({2, 2}) ==
+        Approx(std::exp(2.0) / z2).epsilon(1e-14));
+  // Output row 0 = p00 x0 + p01 x1 + p02 x2 with p01 = p02:
+  // (p00 + p02, p01 + p02, p02, p02).
+  const double p0 = 1.0 / z0, p1 = e / z0;
+  const std::vector<double> out0 = r.out.value().slice(0, 0, 1).to_vector();
+  CHECK(out0[0] == Approx(p0 + p1).epsilon(1e-14));
+  CHECK(out0[1] == Approx(2.0 * p1).epsilon(1e-14));
+  CHECK(out0[2] == Approx(p1).epsilon(1e-14));
+  CHECK(out0[3] == Approx(p1).epsilon(1e-14));
+}
+
+TEST_CASE("self_attention agrees with the plain-loop reference",
+          "[ch22][self-attention]") {
+  const Tensor x = ramp({4, 3}, -0.8, 0.23), w_q = ramp({3, 2}, 0.9, -0.31);
+  const Tensor w_k = ramp({3, 2}, -0.5, 0.27), w_v = ramp({3, 5}, 0.2, 0.09);
+  Tape tape;
+  const llm::AttentionResult r = llm::self_attention(
+      tape.leaf(x), tape.leaf(w_q), tape.leaf(w_k), tape.leaf(w_v));
+  REQUIRE(r.scores.shape() == Shape{4, 4});
+  REQUIRE(r.out.shape() == Shape{4, 5});
+  const Reference ref =
+      reference(rows_of(x), rows_of(w_q), rows_of(w_k), rows_of(w_v));
+  CHECK(gap(r.scores.value(), ref.scores) < 1e-14);
+  CHECK(gap(r.probs.value(), ref.probs) < 1e-14);
+  CHECK(gap(r.out.value(), ref.out) < 1e-14);
+}
+
+TEST_CASE("a batch is attended sequence by sequence",
+          "[ch22][self-attention]") {
+  const Tensor x = ramp({2, 3, 4}, 1.1, -0.13), w_q = ramp({4, 2}, 0.4, 0.1);
+  const Tensor w_k = ramp({4, 2}, -0.3, 0.2), w_v = ramp({4, 3}, 0.7, -0.2);
+  Tape tape;
+  const llm::AttentionResult r = llm::self_attention(
+      tape.leaf(x), tape.leaf(w_q), tape.leaf(w_k), tape.leaf(w_v));
+  REQUIRE(r.probs.shape() == Shape{2, 3, 3});
+  REQUIRE(r.out.shape() == Shape{2, 3, 3});
+  for (std::size_t b = 0; b < 2; ++b) {
+    const Tensor xb = x.slice(0, b, b + 1).reshape({3, 4});
+    const Reference ref =
+        reference(rows_of(xb), rows_of(w_q), rows_of(w_k), rows_of(w_v));
+    CHECK(gap(r.probs.value().slice(0, b, b + 1).contiguous(), ref.probs) <
+          1e-14);
+    CHECK(gap(r.out.value().slice(0, b, b + 1).contiguous(), ref.out) <
+          1e-14);
+  }
+}
+
+TEST_CASE("exchanging two tokens exchanges their outputs bit for bit",
+          "[ch22][self-attention]") {
+  const Tensor w_q = ramp({4, 4}, 0.4, -0.07), w_k = ramp({4, 4}, -0.2, 0.05);
+  const Tensor w_v = ramp({4, 2}, 0.3, 0.11);
+  const Tensor x = ramp({3, 4}, -1.0, 0.19);
+  // The same tokens with rows 0 and 1 exchanged.
+  std::vector<double> flat = x.to_vector();
+  for (std::size_t c = 0; c < 4; ++c) std::swap(flat[c], flat[4 + c]);
+  Tape tape;
+  const auto out = [&](const Tensor& in) {
+    return llm::self_attention(tape.leaf(in), tape.leaf(w_q),
+                               tape.leaf(w_k), tape.leaf(w_v))
+        .out.value();
+  };
+  const Tensor a = out(x), b = out(Tensor({3, 4}, flat));
+  // a + b == b + a exactly, so sums over the keys in the orders
+  // (0, 1, 2) and (1, 0, 2) agree to the last bit.
+  for (std::size_t c = 0; c < 2; ++c) {
+    CHECK(a.at({0, c}) == b.at({1, c}));
+    CHECK(a.at({1, c}) == b.at({0, c}));
+    CHECK(a.at({2, c}) == b.at({2, c}));
+  }
+}
+
+TEST_CASE("self_attention rejects x of rank 1", "[ch22][self-attention]") {
+  Tape tape;
+  const Var w = tape.leaf(Tensor({4, 2}));
+  REQUIRE_THROWS_AS(llm::self_attention(tape.leaf(Tensor({4})), w, w, w),
+                    llm::ShapeError);
+  REQUIRE_THROWS_WITH(llm::self_attention(tape.leaf(Tensor({4})), w, w, w),
+                      "self_attention: x is [4], expected [T, d] or "
+                      "[B, T, d] with no empty axis");
+}
+
+TEST_CASE("self_attention rejects x of rank 4", "[ch22][self-attention]") {
+  Tape tape;
+  const Var w = tape.leaf(Tensor({4, 2}));
+  const Var x = tape.leaf(Tensor({1, 2, 3, 4}));
+  REQUIRE_THROWS_AS(llm::self_attention(x, w, w, w), llm::ShapeError);
+  REQUIRE_THROWS_WITH(llm::self_attention(x, w, w, w),
+                      "self_attention: x is [1,2,3,4], expected [T, d] or "
+                      "[B, T, d] with no empty axis");
+}
+
+TEST_CASE("self_attention rejects an empty token axis",
+          "[ch22][self-attention]") {
+  Tape tape;
+  const Var w = tape.leaf(Tensor({4, 2}));
+  const Var x = tape.leaf(Tensor({2, 0, 4}));
+  REQUIRE_THROWS_AS(llm::self_attention(x, w, w, w), llm::ShapeError);
+  REQUIRE_THROWS_WITH(llm::self_attention(x, w, w, w),
+                      "self_attention: x is [2,0,4], expected [T, d] or "
+                      "[B, T, d] with no empty axis");
+}
+
+TEST_CASE("self_attention rejects a query matrix of the wrong width",
+          "[ch22][self-attention]") {
+  Tape tape;
+  const Var x = tape.leaf(Tensor({3, 4})), w = tape.leaf(Tensor({4, 2}));
+  const Var bad = tape.leaf(Tensor({5, 2}));
+  const std::size_t before = tape.size();
+  REQUIRE_THROWS_AS(llm::self_attention(x, bad, w, w), llm::ShapeError);
+  REQUIRE_THROWS_WITH(llm::self_attention(x, bad, w, w),
+                      "self_attention: w_q is [5,2], expected [4, n] with "
+                      "n > 0");
+  REQUIRE(tape.size() == before);  // nothing was recorded
+}
+
+TEST_CASE("self_attention rejects a key matrix of rank 1",
+          "[ch22][self-attention]") {
+  Tape tape;
+  const Var x = tape.leaf(Tensor({3, 4})), w = tape.leaf(Tensor({4, 2}));
+  const Var bad = tape.leaf(Tensor({4}));
+  REQUIRE_THROWS_AS(llm::self_attention(x, w, bad, w), llm::ShapeError);
+  REQUIRE_THROWS_WITH(llm::self_attention(x, w, bad, w),
+                      "self_attention: w_k is [4], expected [4, n] with "
+                      "n > 0");
+}
+
+TEST_CASE("self_attention rejects a value matrix with no columns",
+          "[ch22][self-attention]") {
+  Tape tape;
+  const Var x = tape.leaf(Tensor({3, 4})), w = tape.leaf(Tensor({4, 2}));
+  const Var bad = tape.leaf(Tensor({4, 0}));
+  REQUIRE_THROWS_AS(llm::self_attention(x, w, w, bad), llm::ShapeError);
+  REQUIRE_THROWS_WITH(llm::self_attention(x, w, w, bad),
+                      "self_attention: w_v is [4,0], expected [4, n] with "
+                      "n > 0");
+}
+
+TEST_CASE("self_attention rejects queries and keys of different widths",
+          "[ch22][self-attention]") {
+  Tape tape;
+  const Var x = tape.leaf(Tensor({3, 4}));
+  const Var w_q = tape.leaf(Tensor({4, 2})), w_k = tape.leaf(Tensor({4, 3}));
+  REQUIRE_THROWS_AS(llm::self_attention(x, w_q, w_k, w_q), llm::ShapeError);
+  REQUIRE_THROWS_WITH(llm::self_attention(x, w_q, w_k, w_q),
+                      "self_attention: w_q is [4,2], w_k is [4,3], "
+                      "expected the same [d, d_k]");
+}
+
+TEST_CASE("every attention operation passes a gradient check",
+          "[ch22][self-attention]") {
+  const auto check = [](const llm::TapeFunction& f,
+                        const std::vector<Tensor>& in) {
+    return worst_tape_error(f, in);
+  };
+  CHECK(check([](Tape&, const Vars& v) { return llm::scale(v[0], -1.7); },
+              {ramp({2, 3}, 0.2, 0.3)}) < tol);
+  CHECK(check([](Tape&, const Vars& v) { return llm::softmax(v[0]); },
+              {ramp({2, 3, 4}, -1.2, 0.1)}) < tol);
+  CHECK(check([](Tape&, const Vars& v) {
+    return llm::attention_scores(v[0], v[1]); },
+              {ramp({2, 3, 2}, 0.5, -0.1), ramp({2, 4, 2}, -0.3, 0.12)}) < tol);
+  CHECK(check([](Tape&, const Vars& v) { return llm::attend(v[0], v[1]); },
+              {ramp({2, 3, 4}, 0.1, 0.02), ramp({2, 4, 3}, 0.6, -0.1)}) < tol);
+  // The head with respect to x and all three matrices, T = 4, d = 3,
+  // d_k = 2, d_v = 5.
+  const auto head = [](Tape&, const Vars& v) {
+    return llm::self_attention(v[0], v[1], v[2], v[3]).out;
+  };
+  const std::vector<Tensor> in = {ramp({4, 3}, -0.8, 0.23),
+                                  ramp({3, 2}, 0.9, -0.31),
+                                  ramp({3, 2}, -0.5, 0.27),
+                                  ramp({3, 5}, 0.2, 0.09)};
+  for (const llm::GradientError& e : llm::check_tape_gradients(head, in)) {
+    CHECK(e.max_rel < tol);
+  }
+  CHECK(check(head, {ramp({2, 4, 3}, 0.9, -0.07), in[1], in[2], in[3]}) <
+        tol);
+}
+
+// ---- the exercises ----------------------------------------------------
+
+TEST_CASE("exercise: row 2 of the fixture by hand",
+          "[ch22][self-attention]") {
+  // Scores (1/2, 1/2, 2): weights e^.5 : e^.5 : e^2, and the output is
+  // (p0 + p2, p1 + p2, p2, p2) with v = x.
+  Tape tape;
+  const llm::AttentionResult r = llm::self_attention(
+      tape.leaf(fx), tape.leaf(eye), tape.leaf(swap), tape.leaf(eye));
+  const double z = 2.0 * std::exp(0.5) + std::exp(2.0);
+  const double p0 = std::exp(0.5) / z, p2 = std::exp(2.0) / z;
+  CHECK(r.out.value().at({2, 0}) == Approx(p0 + p2).epsilon(1e-14));
+  CHECK(r.out.value().at({2, 2}) == Approx(p2).epsilon(1e-14));
+  CHECK(p2 == Approx(0.691438).margin(5e-7));
+}
+
+TEST_CASE("exercise: a uniform row passes the mean of the values",
+          "[ch22][self-attention]") {
+  // W_Q = 0 makes every score 0, every weight 1/T, every output row the
+  // mean of the value rows, and the key gradient exactly 0.
+  Tape tape;
+  const Var x = tape.leaf(ramp({4, 2}, 0.5, 0.5));  // rows (.5,1) ... (3.5,4)
+  const Var w_q = tape.leaf(Tensor({2, 2}));
+  const Var w_k = tape.leaf(ramp({2, 2}, 1.0, 1.0));
+  const Var w_v = tape.leaf(Tensor({2, 2}, {1, 0, 0, 1}));
+  const llm::AttentionResult r = llm::self_attention(x, w_q, w_k, w_v);
+  for (std::size_t i = 0; i < 4; ++i) {
+    CHECK(r.probs.value().at({i, 1}) == 0.25);
+    CHECK(r.out.value().at({i, 0}) == Approx(2.0).epsilon(1e-15));
+    CHECK(r.out.value().at({i, 1}) == Approx(2.5).epsilon(1e-15));
+  }
+  tape.backward(r.out, ramp({4, 2}, 1.0, -0.4));
+  for (double g : w_k.grad().to_vector()) CHECK(g == 0.0);
+}

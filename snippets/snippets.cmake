@@ -13,6 +13,7 @@ set(LITBOOK_LIBRARY_SOURCES
   llm/attention.cpp
   llm/rope.cpp
   llm/multi_head_attention.cpp
+  llm/head_blocks.cpp
 )
 set(LITBOOK_HEADERS
   llm/error.hpp
@@ -29,6 +30,7 @@ set(LITBOOK_HEADERS
   llm/attention.hpp
   llm/rope.hpp
   llm/multi_head_attention.hpp
+  llm/head_blocks.hpp
 )
 set(LITBOOK_DEMOS
   07-tensor-storage
@@ -45,4 +47,5 @@ set(LITBOOK_DEMOS
   23-causal-masking
   24-rope
   25-multi-head-attention
+  26r-attention-review
 )

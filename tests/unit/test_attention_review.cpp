@@ -356,7 +356,7 @@ TEST_CASE("take_blocks rejects an axis beyond the rank",
   const Tensor x({2, 4});
   CHECK_THROWS_AS(llm::take_blocks(x, 2, 2, {0}), llm::IndexError);
   require_error_mentions([&] { (void)llm::take_blocks(x, 2, 2, {0}); },
-                         {"take_blocks", "axis 2", "[2, 4]", "< 2"});
+                         {"take_blocks", "axis 2", "[2,4]", "< 2"});
 }
 
 TEST_CASE("take_blocks rejects zero blocks", "[ch26r][attention-review]") {

@@ -10,9 +10,13 @@ set(LITBOOK_LIBRARY_SOURCES
   llm/model_ops.cpp
   llm/random.cpp
   llm/params.cpp
+  llm/layers.cpp
+  llm/swiglu.cpp
+  llm/rmsnorm.cpp
   llm/attention.cpp
   llm/rope.cpp
   llm/multi_head_attention.cpp
+  llm/attention_params.cpp
   llm/head_blocks.cpp
 )
 set(LITBOOK_HEADERS
@@ -27,6 +31,9 @@ set(LITBOOK_HEADERS
   llm/model_ops.hpp
   llm/random.hpp
   llm/params.hpp
+  llm/layers.hpp
+  llm/swiglu.hpp
+  llm/rmsnorm.hpp
   llm/attention.hpp
   llm/rope.hpp
   llm/multi_head_attention.hpp
@@ -43,6 +50,9 @@ set(LITBOOK_DEMOS
   14-tensor-autodiff
   15-model-op-gradients
   16-parameters-init
+  17-embeddings-linear
+  18-swiglu
+  21-residual-rmsnorm
   22-self-attention
   23-causal-masking
   24-rope

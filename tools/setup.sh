@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(cmake ninja-build g++ pandoc doxygen catch2 libjs-katex
+packages=(cmake ninja-build g++ ccache pandoc doxygen catch2 libjs-katex
           nlohmann-json3-dev libfmt-dev nodejs
           chromium poppler-utils)  # browser tests and the PDF
 # Debian's nodejs comes without npm; a Node.js that bundles it needs none.

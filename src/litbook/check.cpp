@@ -29,16 +29,20 @@ DemoOutputs load_outputs(const fs::path& dir) {
 
 namespace {
 
-std::string strip_exponent_zeros(const std::string& s) {
+// printf's "%e" text (1.5e-07, 0.0e+00) in the author's exponent style:
+// a '+' only if the author wrote one, two digits only if the author padded
+// (e-07, e+00), otherwise none (e-7, e0).
+std::string exponent_like_author(const std::string& s, bool plus, bool padded) {
   auto e = s.find_first_of("eE");
   if (e == std::string::npos) return s;
   std::string mant = s.substr(0, e), exp = s.substr(e + 1);
   std::string sign;
   if (!exp.empty() && (exp[0] == '+' || exp[0] == '-')) {
-    if (exp[0] == '-') sign = "-";
+    sign = exp[0] == '-' ? "-" : (plus ? "+" : "");
     exp.erase(0, 1);
   }
   exp.erase(0, std::min(exp.find_first_not_of('0'), exp.size() - 1));
+  if (padded && exp.size() < 2) exp = "0" + exp;
   return mant + "e" + sign + exp;
 }
 
@@ -81,11 +85,11 @@ Expected expected_value_text(const Json& value, const std::string& written) {
   if (exponent) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.*e", decimals, v);
-    text = strip_exponent_zeros(buf);
-    if (m[6].str().size() > 1 && (m[6].str()[0] == '0' ||
-                                  m[6].str().substr(0, 2) == "-0")) {
-      text = buf;  // the author writes e-07
-    }
+    std::string written_exp = m[6].str();
+    bool plus = written_exp[0] == '+';
+    if (written_exp[0] == '+' || written_exp[0] == '-') written_exp.erase(0, 1);
+    bool padded = written_exp.size() > 1 && written_exp[0] == '0';
+    text = exponent_like_author(buf, plus, padded);
   } else {
     text = format_fixed(v, decimals);
     if (commas) text = group_thousands(text);

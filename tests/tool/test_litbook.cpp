@@ -1827,3 +1827,32 @@ TEST_CASE("a part's review page NNr-slug.md follows chapter NN and is "
                               "listed in book/book.yaml"));
   }
 }
+
+TEST_CASE("a checked value in exponent form is compared in the author's "
+          "exponent style", "[tool][check]") {
+  Project p;
+  p.book({"01-alpha"});
+  // printf("%.1e") writes 0.0e+00, 1.5e-07 and 3.0e+12; the prose may
+  // write the exponent padded or not, with or without a '+'.
+  p.write("chapters/01-alpha.md",
+          chapter_md("alpha",
+                     "A [0.0e+00]{value=zero} B [0.0e0]{value=zero} "
+                     "C [0.0e00]{value=zero} D [1.5e-07]{value=small} "
+                     "E [1.5e-7]{value=small} F [3.0e+12]{value=big} "
+                     "G [3.0e12]{value=big}.\n"
+                     "H [1.0e+00]{value=zero} I [1.5e-08]{value=small}.\n"));
+  p.outputs("01-alpha", "",
+            R"({"zero": {"kind": "number", "value": "0"},
+                "small": {"kind": "number", "value": "1.5e-07"},
+                "big": {"kind": "number", "value": "3e12"}})");
+  auto r = p.litbook({"check"});
+  LOG_RUN(r);
+  REQUIRE(r.status != 0);
+  CHECK_THAT(r.err, HasLine("chapters/01-alpha.md:12: checked value 'zero' "
+                            "is 0.0e+00 in the program but the prose says "
+                            "1.0e+00"));
+  CHECK_THAT(r.err, HasLine("chapters/01-alpha.md:12: checked value 'small' "
+                            "is 1.5e-07 in the program but the prose says "
+                            "1.5e-08"));
+  CHECK(lines_of(r.err).size() == 2);  // line 11 is right in every style
+}

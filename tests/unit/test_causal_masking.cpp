@@ -55,7 +55,7 @@ Matrix product(const Matrix& a, const Matrix& b) {  // a b
 }
 
 struct Reference {
-  Matrix probs, out;
+  Matrix scores, probs, out;  // scores of the visible keys only
 };
 
 // Causal attention of one sequence x [T, d]: query i reads keys 0..i
@@ -64,10 +64,11 @@ Reference causal_reference(const Matrix& x, const Matrix& w_q,
                            const Matrix& w_k, const Matrix& w_v) {
   const Matrix q = product(x, w_q), k = product(x, w_k), v = product(x, w_v);
   const std::size_t t = x.size(), d_k = q[0].size(), d_v = v[0].size();
-  Reference r{Matrix(t, std::vector<double>(t, 0.0)),
+  Reference r{Matrix(t), Matrix(t, std::vector<double>(t, 0.0)),
               Matrix(t, std::vector<double>(d_v, 0.0))};
   for (std::size_t i = 0; i < t; ++i) {
-    std::vector<double> s(i + 1);
+    std::vector<double>& s = r.scores[i];
+    s.resize(i + 1);
     double top = -inf, total = 0.0;
     for (std::size_t j = 0; j <= i; ++j) {
       double dot = 0.0;
@@ -189,8 +190,15 @@ TEST_CASE("causal_self_attention agrees with the plain-loop reference",
       causal_reference(rows_of(x), rows_of(w_q), rows_of(w_k), rows_of(w_v));
   CHECK(gap(r.probs.value(), ref.probs) < 1e-14);
   CHECK(gap(r.out.value(), ref.out) < 1e-14);
-  // The masked scores are what the softmax read.
-  CHECK(r.scores.value().at({1, 3}) == -inf);
+  // The masked scores are what the softmax read: the reference's
+  // visible scores, and -inf above the diagonal.
+  for (std::size_t i = 0; i < 5; ++i) {
+    for (std::size_t j = 0; j < 5; ++j) {
+      const double z = r.scores.value().at({i, j});
+      if (j > i) CHECK(z == -inf);
+      if (j <= i) CHECK(z == Approx(ref.scores[i][j]).margin(1e-14));
+    }
+  }
 }
 
 TEST_CASE("a causal batch is attended sequence by sequence",

@@ -53,6 +53,20 @@ TEST_CASE("the tape records nodes in order and seeds the output",
           std::vector<double>{1.0, 1.0, 1.0, 2.0, 2.0, 2.0});
 }
 
+TEST_CASE("a reference to a node's value stays valid while the tape grows",
+          "[ch14][tensor-autodiff]") {
+  // A std::vector of nodes would move them to a new block as it grows;
+  // a reference taken before would then point at freed memory.
+  Tape tape;
+  const Var x = tape.leaf(x23);
+  const Tensor& value = x.value();
+  const Shape& shape = x.shape();
+  for (int i = 0; i < 1000; ++i) tape.record("leaf", x23, {});
+  REQUIRE(&value == &x.value());
+  REQUIRE(&shape == &x.shape());
+  REQUIRE(shape == Shape{2, 3});
+}
+
 TEST_CASE("backward clears gradients, so running it twice agrees",
           "[ch14][tensor-autodiff]") {
   Tape tape;

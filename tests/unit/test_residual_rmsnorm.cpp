@@ -1,0 +1,265 @@
+// Tests for chapter residual-rmsnorm: rms_norm against hand values and a
+// plain-loop reference, its VJP against hand derivations and central
+// differences, its errors, and the identity term of a residual path.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "llm/autograd.hpp"
+#include "llm/error.hpp"
+#include "llm/params.hpp"
+#include "llm/rmsnorm.hpp"
+#include "llm/swiglu.hpp"
+#include "llm/tensor.hpp"
+#include "tape_check.hpp"
+
+namespace {
+
+using llm::Shape;
+using llm::Tape;
+using llm::Tensor;
+using llm::Var;
+using Vars = std::vector<Var>;
+
+template <typename E, typename F>
+std::string message_of(F f) {
+  try {
+    f();
+  } catch (const E& e) {
+    return e.what();
+  }
+  return "no exception";
+}
+
+Tensor ramp(const Shape& shape, double start, double step) {
+  std::vector<double> v(llm::numel(shape));
+  for (std::size_t k = 0; k < v.size(); ++k) v[k] = start + step * k;
+  return Tensor(shape, v);
+}
+
+Tensor ones(std::size_t d) { return Tensor({d}, std::vector<double>(d, 1.0)); }
+
+// eps so small that adding it to a mean square of order 1 changes nothing.
+const double no_eps = 1e-300;
+const double tol = 1e-8;
+
+}  // namespace
+
+TEST_CASE("rms_norm divides by the root mean square",
+          "[ch21][residual-rmsnorm]") {
+  // (1, 2, 2, 4): mean square 25/4, r = 5/2.
+  Tape tape;
+  const Var x = tape.leaf(Tensor({1, 4}, {1, 2, 2, 4}));
+  const Var y = llm::rms_norm(x, tape.leaf(ones(4)), no_eps);
+  REQUIRE(y.shape() == Shape{1, 4});
+  REQUIRE(y.value().to_vector() == std::vector<double>{0.4, 0.8, 0.8, 1.6});
+}
+
+TEST_CASE("rms_norm and its VJP by hand", "[ch21][residual-rmsnorm]") {
+  // The exercise: x = (3, -4), gain (1, 2), r = 5/sqrt(2),
+  // y = (3 sqrt2/5, -8 sqrt2/5); loss y1 + y2 gives
+  // dx = sqrt2/5 * (1.6, 1.2), dgain = xhat = (3 sqrt2/5, -4 sqrt2/5).
+  Tape tape;
+  const Var x = tape.leaf(Tensor({2}, {3, -4}));
+  const Var g = tape.leaf(Tensor({2}, {1, 2}));
+  const Var y = llm::rms_norm(x, g, no_eps);
+  const double s = std::sqrt(2.0) / 5.0;
+  REQUIRE(y.value().at({0}) == Approx(3 * s));
+  REQUIRE(y.value().at({1}) == Approx(-8 * s));
+  tape.backward(y, Tensor({2}, {1, 1}));
+  REQUIRE(x.grad().at({0}) == Approx(1.6 * s));
+  REQUIRE(x.grad().at({1}) == Approx(1.2 * s));
+  REQUIRE(g.grad().at({0}) == Approx(3 * s));
+  REQUIRE(g.grad().at({1}) == Approx(-4 * s));
+}
+
+TEST_CASE("the gain's gradient sums over rows and ignores scale",
+          "[ch21][residual-rmsnorm]") {
+  // Rows (1, 0) and (0, 2): xhat = (sqrt2, 0) and (0, sqrt2); the sum of
+  // outputs gives dgain = (sqrt2, sqrt2). Rows (5, 0), (0, 7): the same.
+  for (const Tensor& rows : {Tensor({2, 2}, {1, 0, 0, 2}),
+                             Tensor({2, 2}, {5, 0, 0, 7})}) {
+    Tape tape;
+    const Var g = tape.leaf(ones(2));
+    const Var y = llm::rms_norm(tape.leaf(rows), g, no_eps);
+    tape.backward(y, Tensor({2, 2}, {1, 1, 1, 1}));
+    REQUIRE(g.grad().at({0}) == Approx(std::sqrt(2.0)));
+    REQUIRE(g.grad().at({1}) == Approx(std::sqrt(2.0)));
+  }
+}
+
+TEST_CASE("rms_norm equals a plain-loop reference with eps",
+          "[ch21][residual-rmsnorm]") {
+  const Tensor x = ramp({2, 3, 4}, -1.1, 0.1);
+  const Tensor g = Tensor({4}, {0.5, -1.0, 2.0, 1.5});
+  Tape tape;
+  const Var y = llm::rms_norm(tape.leaf(x), tape.leaf(g), 1e-2);
+  for (std::size_t b = 0; b < 2; ++b) {
+    for (std::size_t t = 0; t < 3; ++t) {
+      double ms = 0.0;
+      for (std::size_t j = 0; j < 4; ++j) {
+        ms += x.at({b, t, j}) * x.at({b, t, j}) / 4.0;
+      }
+      for (std::size_t j = 0; j < 4; ++j) {
+        const double want =
+            x.at({b, t, j}) / std::sqrt(ms + 1e-2) * g.at({j});
+        REQUIRE(y.value().at({b, t, j}) == Approx(want).epsilon(1e-12));
+      }
+    }
+  }
+}
+
+TEST_CASE("rms_norm passes the finite-difference check",
+          "[ch21][residual-rmsnorm]") {
+  const Tensor g = Tensor({5}, {0.5, -1.0, 2.0, 1.5, 0.8});
+  for (const double eps : {1e-5, 0.1, 3.0}) {
+    REQUIRE(worst_tape_error([eps](Tape&, const Vars& v) {
+              return llm::rms_norm(v[0], v[1], eps);
+            }, {ramp({2, 3, 5}, -1.3, 0.09), g}) < tol);
+  }
+  REQUIRE(worst_tape_error([](Tape&, const Vars& v) {
+            return llm::rms_norm(v[0], v[1]);
+          }, {ramp({5}, 0.4, -0.3), g}) < tol);
+  // A transposed (non-contiguous) input: [5, 3] viewed as [3, 5].
+  REQUIRE(worst_tape_error([](Tape&, const Vars& v) {
+            return llm::rms_norm(llm::transpose(v[0], 0, 1), v[1]);
+          }, {ramp({5, 3}, -0.7, 0.11), g}) < tol);
+}
+
+TEST_CASE("rms_norm is scale invariant up to eps and odd",
+          "[ch21][residual-rmsnorm]") {
+  const Tensor x = ramp({3, 4}, -0.9, 0.17);
+  Tape tape;
+  const Var g = tape.leaf(ones(4));
+  const std::vector<double> base =
+      llm::rms_norm(tape.leaf(x), g, 1e-12).value().to_vector();
+  for (const double c : {0.5, 3.0, 1000.0}) {
+    std::vector<double> v = x.to_vector();
+    for (double& e : v) e *= c;
+    const std::vector<double> y =
+        llm::rms_norm(tape.leaf(Tensor({3, 4}, v)), g, 1e-12)
+            .value().to_vector();
+    for (std::size_t k = 0; k < y.size(); ++k) {
+      REQUIRE(y[k] == Approx(base[k]).margin(1e-10));
+    }
+  }
+  std::vector<double> neg = x.to_vector();
+  for (double& e : neg) e = -e;
+  const std::vector<double> y =
+      llm::rms_norm(tape.leaf(Tensor({3, 4}, neg)), g, 1e-12)
+          .value().to_vector();
+  for (std::size_t k = 0; k < y.size(); ++k) REQUIRE(y[k] == -base[k]);
+}
+
+TEST_CASE("the input gradient is orthogonal to the input",
+          "[ch21][residual-rmsnorm]") {
+  Tape tape;
+  const Var x = tape.leaf(ramp({6}, -1.0, 0.45));
+  tape.backward(llm::rms_norm(x, tape.leaf(ones(6)), no_eps),
+                ramp({6}, 0.3, -0.2));
+  double dot = 0.0;
+  for (std::size_t j = 0; j < 6; ++j) {
+    dot += x.grad().at({j}) * x.value().at({j});
+  }
+  REQUIRE(dot == Approx(0.0).margin(1e-14));
+}
+
+TEST_CASE("an all-zero row gives zeros and a finite gradient",
+          "[ch21][residual-rmsnorm]") {
+  // r = sqrt(eps): y = 0; dx = u / sqrt(eps) since xhat = 0.
+  Tape tape;
+  const Var x = tape.leaf(Tensor({1, 2}));
+  const Var y = llm::rms_norm(x, tape.leaf(ones(2)), 0.25);
+  tape.backward(y, Tensor({1, 2}, {1, -1}));
+  REQUIRE(y.value().to_vector() == std::vector<double>{0, 0});
+  REQUIRE(x.grad().to_vector() == std::vector<double>{2, -2});
+}
+
+TEST_CASE("rms_norm rejects bad shapes and eps before recording",
+          "[ch21][residual-rmsnorm]") {
+  Tape tape;
+  const Var x = tape.leaf(Tensor({2, 3}));
+  const Var g3 = tape.leaf(ones(3)), g4 = tape.leaf(ones(4));
+  const Var g2d = tape.leaf(Tensor({1, 3})), g0 = tape.leaf(Tensor({0}));
+  const Var x0 = tape.leaf(Tensor({2, 0})), s = tape.leaf(Tensor(Shape{}));
+  const std::size_t before = tape.size();
+  REQUIRE_THROWS_AS(llm::rms_norm(x, g4), llm::ShapeError);
+  REQUIRE(message_of<llm::ShapeError>([&] { llm::rms_norm(x, g4); }) ==
+          "rms_norm: x is [2,3], gain is [4], expected [..., d] and [d], "
+          "d > 0");
+  REQUIRE(message_of<llm::ShapeError>([&] { llm::rms_norm(x, g2d); }) ==
+          "rms_norm: x is [2,3], gain is [1,3], expected [..., d] and [d], "
+          "d > 0");
+  REQUIRE(message_of<llm::ShapeError>([&] { llm::rms_norm(x0, g0); }) ==
+          "rms_norm: x is [2,0], gain is [0], expected [..., d] and [d], "
+          "d > 0");
+  REQUIRE(message_of<llm::ShapeError>([&] { llm::rms_norm(s, g3); }) ==
+          "rms_norm: x is [], gain is [3], expected [..., d] and [d], d > 0");
+  REQUIRE_THROWS_AS(llm::rms_norm(x, g3, 0.0), llm::ConfigError);
+  REQUIRE(message_of<llm::ConfigError>([&] { llm::rms_norm(x, g3, 0.0); }) ==
+          "rms_norm: expected a finite eps > 0, got 0.000000");
+  REQUIRE(message_of<llm::ConfigError>([&] { llm::rms_norm(x, g3, -1.0); }) ==
+          "rms_norm: expected a finite eps > 0, got -1.000000");
+  REQUIRE(message_of<llm::ConfigError>([&] {
+            llm::rms_norm(x, g3, std::numeric_limits<double>::infinity());
+          }) == "rms_norm: expected a finite eps > 0, got inf");
+  REQUIRE(message_of<llm::ConfigError>([&] {
+            llm::rms_norm(x, g3, std::nan(""));
+          }) == "rms_norm: expected a finite eps > 0, got nan");
+  REQUIRE(tape.size() == before);
+  Tape other;
+  const Var g_other = other.leaf(ones(3));
+  REQUIRE(message_of<llm::ConfigError>([&] { llm::rms_norm(x, g_other); }) ==
+          "rms_norm: operands are on different tapes");
+}
+
+TEST_CASE("add_rms_norm registers a gain of ones",
+          "[ch21][residual-rmsnorm]") {
+  llm::Parameters p(1);
+  const Tensor g = llm::add_rms_norm(p, "norm", 3);
+  REQUIRE(p.list()[0].name == "norm.gain");
+  REQUIRE(g.to_vector() == std::vector<double>(3, 1.0));
+  REQUIRE_THROWS_AS(llm::add_rms_norm(p, "norm", 3), llm::ConfigError);
+  REQUIRE(p.size() == 1);
+}
+
+TEST_CASE("a residual path adds the seed to the branch's gradient",
+          "[ch21][residual-rmsnorm]") {
+  const Tensor x = ramp({2, 4}, -0.8, 0.21), seed = ramp({2, 4}, 1.0, -0.3);
+  const Tensor wg = ramp({4, 6}, 0.6, -0.05), wu = ramp({4, 6}, -0.3, 0.04);
+  const Tensor zero({6, 4});
+  // Pre-norm block x + f(RMSNorm(x)) with a zero output matrix: dx = seed.
+  {
+    Tape tape;
+    const Var in = tape.leaf(x);
+    const Var f = llm::swiglu(llm::rms_norm(in, tape.leaf(ones(4))),
+                              tape.leaf(wg), tape.leaf(wu), tape.leaf(zero));
+    tape.backward(llm::add(in, f), seed);
+    REQUIRE(in.grad().to_vector() == seed.to_vector());
+  }
+  // Post-norm RMSNorm(x + f(x)) with the same zero branch: dx is the
+  // RMSNorm VJP of the seed, which is not the seed.
+  {
+    Tape tape;
+    const Var in = tape.leaf(x);
+    const Var f = llm::swiglu(in, tape.leaf(wg), tape.leaf(wu),
+                              tape.leaf(zero));
+    tape.backward(llm::rms_norm(llm::add(in, f), tape.leaf(ones(4))), seed);
+    REQUIRE(in.grad().to_vector() != seed.to_vector());
+  }
+  // A non-zero branch: residual gradient = branch gradient + seed.
+  const Tensor wd = ramp({6, 4}, 0.2, 0.03);
+  Tape a, b;
+  const Var xa = a.leaf(x), xb = b.leaf(x);
+  a.backward(llm::add(xa, llm::swiglu(xa, a.leaf(wg), a.leaf(wu),
+                                      a.leaf(wd))), seed);
+  b.backward(llm::swiglu(xb, b.leaf(wg), b.leaf(wu), b.leaf(wd)), seed);
+  for (std::size_t k = 0; k < 8; ++k) {
+    REQUIRE(xa.grad().to_vector()[k] ==
+            Approx(xb.grad().to_vector()[k] + seed.to_vector()[k])
+                .margin(1e-15));
+  }
+}

@@ -18,6 +18,7 @@ set(LITBOOK_LIBRARY_SOURCES
   llm/multi_head_attention.cpp
   llm/attention_params.cpp
   llm/decoder_block.cpp
+  llm/head_blocks.cpp
 )
 set(LITBOOK_HEADERS
   llm/error.hpp
@@ -38,6 +39,7 @@ set(LITBOOK_HEADERS
   llm/rope.hpp
   llm/multi_head_attention.hpp
   llm/decoder_block.hpp
+  llm/head_blocks.hpp
 )
 set(LITBOOK_DEMOS
   07-tensor-storage
@@ -58,4 +60,5 @@ set(LITBOOK_DEMOS
   24-rope
   25-multi-head-attention
   26-decoder-block
+  26r-attention-review
 )

@@ -1,0 +1,416 @@
+// Tests for the Part V review page (attention-review): the weight and
+// bias counts against counts made by hand, the block helpers of
+// llm/head_blocks.hpp against hand-written expectations, head-permutation
+// invariance and the equality of two head ablations against an
+// independent plain-loop multi-head attention written below, and every
+// invalid input of the block helpers.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "llm/autograd.hpp"
+#include "llm/error.hpp"
+#include "llm/head_blocks.hpp"
+#include "llm/matmul.hpp"
+#include "llm/multi_head_attention.hpp"
+#include "llm/tensor.hpp"
+
+namespace {
+
+using llm::Shape;
+using llm::Tape;
+using llm::Tensor;
+using Values = std::vector<double>;
+
+// ---- an independent causal multi-head attention, plain loops only ------
+
+struct Plain {
+  Values concat;  // [T, d]: the heads' outputs side by side
+  Values out;     // [T, d]: concat W_O
+};
+
+// x is [T, d], each w is [d, d] row-major; h heads of width d / h, RoPE
+// with base `base` at positions 0 .. T - 1, causal softmax.
+Plain plain_mha(const Values& x, std::size_t T, std::size_t d, std::size_t h,
+                const Values& wq, const Values& wk, const Values& wv,
+                const Values& wo, double base) {
+  const std::size_t dh = d / h;
+  auto project = [&](const Values& w) {
+    Values y(T * d, 0.0);
+    for (std::size_t t = 0; t < T; ++t) {
+      for (std::size_t j = 0; j < d; ++j) {
+        for (std::size_t i = 0; i < d; ++i) y[t * d + j] += x[t * d + i] * w[i * d + j];
+      }
+    }
+    return y;
+  };
+  // Pair p of head hd holds features hd*dh + 2p and hd*dh + 2p + 1 and
+  // turns by t * base^(-2p / dh) at position t.
+  auto rope = [&](Values& y) {
+    for (std::size_t t = 0; t < T; ++t) {
+      for (std::size_t hd = 0; hd < h; ++hd) {
+        for (std::size_t p = 0; p < dh / 2; ++p) {
+          const double a = static_cast<double>(t) *
+                           std::pow(base, -2.0 * static_cast<double>(p) /
+                                              static_cast<double>(dh));
+          double& u = y[t * d + hd * dh + 2 * p];
+          double& v = y[t * d + hd * dh + 2 * p + 1];
+          const double nu = u * std::cos(a) - v * std::sin(a);
+          const double nv = u * std::sin(a) + v * std::cos(a);
+          u = nu;
+          v = nv;
+        }
+      }
+    }
+  };
+  Values q = project(wq), k = project(wk);
+  const Values v = project(wv);
+  rope(q);
+  rope(k);
+  Plain r{Values(T * d, 0.0), Values(T * d, 0.0)};
+  for (std::size_t hd = 0; hd < h; ++hd) {
+    for (std::size_t t = 0; t < T; ++t) {
+      Values s(t + 1);
+      for (std::size_t j = 0; j <= t; ++j) {
+        double dot = 0.0;
+        for (std::size_t c = 0; c < dh; ++c) {
+          dot += q[t * d + hd * dh + c] * k[j * d + hd * dh + c];
+        }
+        s[j] = dot / std::sqrt(static_cast<double>(dh));
+      }
+      const double m = *std::max_element(s.begin(), s.end());
+      double z = 0.0;
+      for (double& e : s) z += (e = std::exp(e - m));
+      for (std::size_t j = 0; j <= t; ++j) {
+        for (std::size_t c = 0; c < dh; ++c) {
+          r.concat[t * d + hd * dh + c] += s[j] / z * v[j * d + hd * dh + c];
+        }
+      }
+    }
+  }
+  for (std::size_t t = 0; t < T; ++t) {
+    for (std::size_t j = 0; j < d; ++j) {
+      for (std::size_t i = 0; i < d; ++i) {
+        r.out[t * d + j] += r.concat[t * d + i] * wo[i * d + j];
+      }
+    }
+  }
+  return r;
+}
+
+// Deterministic, irregular test numbers (no library random generator).
+Values numbers(std::size_t n, double phase) {
+  Values v(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    v[i] = 0.6 * std::sin(1.7 * static_cast<double>(i) + phase) +
+           0.1 * std::cos(0.3 * static_cast<double>(i * i) + phase);
+  }
+  return v;
+}
+
+// Column blocks of a [d, d] matrix in the order `order`, by plain loops.
+Values permute_columns(const Values& w, std::size_t d, std::size_t h,
+                       const std::vector<std::size_t>& order) {
+  const std::size_t dh = d / h;
+  Values out(d * d);
+  for (std::size_t r = 0; r < d; ++r) {
+    for (std::size_t j = 0; j < h; ++j) {
+      for (std::size_t c = 0; c < dh; ++c) {
+        out[r * d + j * dh + c] = w[r * d + order[j] * dh + c];
+      }
+    }
+  }
+  return out;
+}
+
+// Row blocks of a [d, d] matrix in the order `order`, by plain loops.
+Values permute_rows(const Values& w, std::size_t d, std::size_t h,
+                    const std::vector<std::size_t>& order) {
+  const std::size_t dh = d / h;
+  Values out(d * d);
+  for (std::size_t j = 0; j < h; ++j) {
+    for (std::size_t c = 0; c < dh; ++c) {
+      for (std::size_t col = 0; col < d; ++col) {
+        out[(j * dh + c) * d + col] = w[(order[j] * dh + c) * d + col];
+      }
+    }
+  }
+  return out;
+}
+
+double max_diff(const Values& a, const Values& b) {
+  double m = 0.0;
+  for (std::size_t i = 0; i < a.size(); ++i) m = std::max(m, std::fabs(a[i] - b[i]));
+  return m;
+}
+
+// The library layer on [1, T, d] input; returns concat and out.
+Plain library_mha(const Values& x, std::size_t T, const Values& wq,
+                  const Values& wk, const Values& wv, const Values& wo,
+                  const llm::AttentionConfig& c) {
+  Tape tape;
+  const std::size_t d = c.d_model;
+  const llm::MultiHeadTrace r = llm::multi_head_attention(
+      tape.leaf(Tensor({1, T, d}, x)), tape.leaf(Tensor({d, d}, wq)),
+      tape.leaf(Tensor({d, d}, wk)), tape.leaf(Tensor({d, d}, wv)),
+      tape.leaf(Tensor({d, d}, wo)), c);
+  return {r.concat.value().to_vector(), r.out.value().to_vector()};
+}
+
+const llm::AttentionConfig layer{
+    .d_model = 8, .heads = 4, .rope_base = 10000.0, .capacity = 8};
+constexpr std::size_t kT = 4, kD = 8, kH = 4;
+
+struct Layer {
+  Values x, wq, wk, wv, wo;
+};
+
+Layer test_layer() {
+  return {numbers(kT * kD, 0.1), numbers(kD * kD, 0.7), numbers(kD * kD, 1.9),
+          numbers(kD * kD, 2.3), numbers(kD * kD, 3.1)};
+}
+
+template <typename F>
+void require_error_mentions(F call, const std::vector<std::string>& parts) {
+  try {
+    call();
+    FAIL("no error thrown");
+  } catch (const std::exception& e) {
+    const std::string what = e.what();
+    for (const std::string& p : parts) {
+      INFO(what);
+      CHECK(what.find(p) != std::string::npos);
+    }
+  }
+}
+
+}  // namespace
+
+// ---- counts ---------------------------------------------------------------
+
+TEST_CASE("weight count: 2 d_model h d_k + 2 d_model h d_v, by hand",
+          "[ch26r][attention-review]") {
+  // d_model 4, h 2, d_k = d_v = 2: four 4x4 matrices, 4 * 16 = 64.
+  CHECK(llm::attention_weight_count(4, 2, 2, 2) == 64);
+  // d_model 128, h 4, d_k = d_v = 32: 4 * 128 * 128 = 65536.
+  CHECK(llm::attention_weight_count(128, 4, 32, 32) == 65536);
+  // d_model 512, h 8, d_k = d_v = 64: 4 * 512 * 512 = 1048576.
+  CHECK(llm::attention_weight_count(512, 8, 64, 64) == 1048576);
+  // d_model 8, h 2, d_k 2, d_v 4: W_Q, W_K are 8x4 (32 each), W_V is
+  // 8x8 (64), W_O is 8x8 (64): 32 + 32 + 64 + 64 = 192.
+  CHECK(llm::attention_weight_count(8, 2, 2, 4) == 192);
+  // One head of width d_model: the same 4 d_model^2 as any h.
+  CHECK(llm::attention_weight_count(8, 1, 8, 8) ==
+        llm::attention_weight_count(8, 4, 2, 2));
+}
+
+TEST_CASE("bias count: 2 h d_k + h d_v + d_model, by hand",
+          "[ch26r][attention-review]") {
+  // Square case d_model 4, h 2, d_k = d_v = 2: b_Q 4, b_K 4, b_V 4,
+  // b_O 4, so 16 = 4 d_model.
+  CHECK(llm::attention_bias_count(4, 2, 2, 2) == 16);
+  CHECK(llm::attention_bias_count(512, 8, 64, 64) == 4 * 512);
+  // d_model 8, h 2, d_k 2, d_v 4: b_Q 4, b_K 4, b_V 8, b_O 8 = 24.
+  CHECK(llm::attention_bias_count(8, 2, 2, 4) == 24);
+}
+
+TEST_CASE("the registry stores the counted weights and no biases",
+          "[ch26r][attention-review]") {
+  for (const std::size_t d : {4u, 8u, 128u}) {
+    llm::Parameters p(1);
+    llm::add_attention_parameters(
+        p, {.d_model = d, .heads = 2, .rope_base = 100.0, .capacity = 1});
+    CHECK(p.size() == 4);
+    CHECK(p.scalar_count() == llm::attention_weight_count(d, 2, d / 2, d / 2));
+  }
+}
+
+// ---- block helpers --------------------------------------------------------
+
+TEST_CASE("take_blocks reorders, repeats and drops blocks of one axis",
+          "[ch26r][attention-review]") {
+  // [2, 6] in three column blocks of width 2: A = cols 0-1, B = 2-3,
+  // C = 4-5.
+  const Tensor x({2, 6}, {0, 1, 2, 3, 4, 5, 10, 11, 12, 13, 14, 15});
+  CHECK(llm::take_blocks(x, 1, 3, {2, 0, 1}).to_vector() ==
+        Values{4, 5, 0, 1, 2, 3, 14, 15, 10, 11, 12, 13});
+  CHECK(llm::take_blocks(x, 1, 3, {0, 2}).shape() == Shape{2, 4});
+  CHECK(llm::take_blocks(x, 1, 3, {0, 2}).to_vector() ==
+        Values{0, 1, 4, 5, 10, 11, 14, 15});
+  CHECK(llm::take_blocks(x, 1, 3, {1, 1}).to_vector() ==
+        Values{2, 3, 2, 3, 12, 13, 12, 13});
+  // Rows: two blocks of one row each, swapped.
+  CHECK(llm::take_blocks(x, 0, 2, {1, 0}).to_vector() ==
+        Values{10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5});
+  // A view (transposed) as input: blocks of its own axis 1.
+  const Tensor xt = x.transpose(0, 1);  // [6, 2]
+  CHECK(llm::take_blocks(xt, 0, 3, {1}).to_vector() == Values{2, 12, 3, 13});
+}
+
+TEST_CASE("zero_block zeroes exactly one block and leaves x alone",
+          "[ch26r][attention-review]") {
+  const Tensor x({1, 2, 4}, {1, 2, 3, 4, 5, 6, 7, 8});
+  const Tensor z = llm::zero_block(x, 2, 2, 1);
+  CHECK(z.to_vector() == Values{1, 2, 0, 0, 5, 6, 0, 0});
+  CHECK(x.to_vector() == Values{1, 2, 3, 4, 5, 6, 7, 8});
+  CHECK_FALSE(z.shares_buffer_with(x));
+}
+
+TEST_CASE("uniform_causal_probs: 1/(t+1) on visible keys, exact zeros after",
+          "[ch26r][attention-review]") {
+  const Tensor u = llm::uniform_causal_probs(3);
+  CHECK(u.to_vector() ==
+        Values{1, 0, 0, 0.5, 0.5, 0, 1.0 / 3, 1.0 / 3, 1.0 / 3});
+}
+
+// ---- permutation invariance against plain loops -------------------------
+
+TEST_CASE("permuting head blocks of W_Q, W_K, W_V and W_O's rows keeps "
+          "the output",
+          "[ch26r][attention-review]") {
+  const Layer l = test_layer();
+  const Plain ref = plain_mha(l.x, kT, kD, kH, l.wq, l.wk, l.wv, l.wo, 10000.0);
+  const Plain lib = library_mha(l.x, kT, l.wq, l.wk, l.wv, l.wo, layer);
+  REQUIRE(max_diff(lib.out, ref.out) < 1e-13);  // the library is the layer
+  for (const std::vector<std::size_t>& order :
+       {std::vector<std::size_t>{2, 0, 3, 1}, {1, 0, 2, 3}, {3, 2, 1, 0}}) {
+    INFO("order " << order[0] << order[1] << order[2] << order[3]);
+    // The permuted matrices by take_blocks equal the plain-loop ones.
+    const auto cols = [&](const Values& w) {
+      return llm::take_blocks(Tensor({kD, kD}, w), 1, kH, order).to_vector();
+    };
+    const Values pq = cols(l.wq), pk = cols(l.wk), pv = cols(l.wv);
+    const Values po =
+        llm::take_blocks(Tensor({kD, kD}, l.wo), 0, kH, order).to_vector();
+    CHECK(pq == permute_columns(l.wq, kD, kH, order));
+    CHECK(po == permute_rows(l.wo, kD, kH, order));
+    // The permuted layer computes the original output (up to the order
+    // of the sum over concatenated features).
+    const Plain perm = library_mha(l.x, kT, pq, pk, pv, po, layer);
+    CHECK(max_diff(perm.out, ref.out) < 1e-13);
+    const Plain perm_ref = plain_mha(l.x, kT, kD, kH, pq, pk, pv, po, 10000.0);
+    CHECK(max_diff(perm_ref.out, ref.out) < 1e-13);
+    // Permuting W_O's rows alone moves the output far.
+    const Plain o_only = library_mha(l.x, kT, l.wq, l.wk, l.wv, po, layer);
+    CHECK(max_diff(o_only.out, ref.out) > 1e-3);
+  }
+}
+
+// ---- ablations against plain loops ---------------------------------------
+
+TEST_CASE("removing a head's W_O rows equals zeroing its output, and both "
+          "equal a plain-loop sum over the other heads",
+          "[ch26r][attention-review]") {
+  const Layer l = test_layer();
+  const Plain ref = plain_mha(l.x, kT, kD, kH, l.wq, l.wk, l.wv, l.wo, 10000.0);
+  const Plain lib = library_mha(l.x, kT, l.wq, l.wk, l.wv, l.wo, layer);
+  const Tensor concat({1, kT, kD}, lib.concat), wo({kD, kD}, l.wo);
+  const std::size_t dh = kD / kH;
+  for (std::size_t i = 0; i < kH; ++i) {
+    INFO("head " << i);
+    // Plain loops: y[t][c] = sum over features r outside head i of
+    // concat[t][r] * W_O[r][c].
+    Values expect(kT * kD, 0.0);
+    for (std::size_t t = 0; t < kT; ++t) {
+      for (std::size_t c = 0; c < kD; ++c) {
+        for (std::size_t r = 0; r < kD; ++r) {
+          if (r / dh == i) continue;
+          expect[t * kD + c] += ref.concat[t * kD + r] * l.wo[r * kD + c];
+        }
+      }
+    }
+    const Values zeroed =
+        llm::matmul(llm::zero_block(concat, 2, kH, i), wo).to_vector();
+    std::vector<std::size_t> others;
+    for (std::size_t j = 0; j < kH; ++j) {
+      if (j != i) others.push_back(j);
+    }
+    const Values removed =
+        llm::matmul(llm::take_blocks(concat, 2, kH, others),
+                    llm::take_blocks(wo, 0, kH, others))
+            .to_vector();
+    CHECK(removed == zeroed);  // bit for bit: the zero terms add nothing
+    CHECK(max_diff(zeroed, expect) < 1e-13);
+    CHECK(max_diff(zeroed, ref.out) > 1e-6);  // the head did contribute
+  }
+}
+
+TEST_CASE("uniform attention is not removal: the head still adds the mean "
+          "of its values",
+          "[ch26r][attention-review]") {
+  // One head of width 2 over T = 2 tokens with values (1, 0) and (0, 1):
+  // uniform attention gives rows (1, 0) and (0.5, 0.5), not zero.
+  const Tensor v({1, 1, 2, 2}, {1, 0, 0, 1});
+  const Tensor h = llm::matmul(llm::uniform_causal_probs(2), v);
+  CHECK(h.to_vector() == Values{1, 0, 0.5, 0.5});
+}
+
+// ---- errors ----------------------------------------------------------------
+
+TEST_CASE("take_blocks rejects an axis beyond the rank",
+          "[ch26r][attention-review]") {
+  const Tensor x({2, 4});
+  CHECK_THROWS_AS(llm::take_blocks(x, 2, 2, {0}), llm::IndexError);
+  require_error_mentions([&] { (void)llm::take_blocks(x, 2, 2, {0}); },
+                         {"take_blocks", "axis 2", "[2,4]", "< 2"});
+}
+
+TEST_CASE("take_blocks rejects zero blocks", "[ch26r][attention-review]") {
+  const Tensor x({2, 4});
+  CHECK_THROWS_AS(llm::take_blocks(x, 1, 0, {0}), llm::ConfigError);
+  require_error_mentions([&] { (void)llm::take_blocks(x, 1, 0, {0}); },
+                         {"take_blocks", "blocks is 0", "> 0"});
+}
+
+TEST_CASE("take_blocks rejects an axis not divisible into the blocks",
+          "[ch26r][attention-review]") {
+  const Tensor x({2, 4});
+  CHECK_THROWS_AS(llm::take_blocks(x, 1, 3, {0}), llm::ShapeError);
+  require_error_mentions([&] { (void)llm::take_blocks(x, 1, 3, {0}); },
+                         {"take_blocks", "extent 4", "multiple of 3"});
+}
+
+TEST_CASE("take_blocks rejects a block index out of range",
+          "[ch26r][attention-review]") {
+  const Tensor x({2, 4});
+  CHECK_THROWS_AS(llm::take_blocks(x, 1, 2, {0, 2}), llm::IndexError);
+  require_error_mentions([&] { (void)llm::take_blocks(x, 1, 2, {0, 2}); },
+                         {"take_blocks", "block 2", "< 2"});
+}
+
+TEST_CASE("take_blocks rejects an empty list", "[ch26r][attention-review]") {
+  const Tensor x({2, 4});
+  CHECK_THROWS_AS(llm::take_blocks(x, 1, 2, {}), llm::ConfigError);
+  require_error_mentions([&] { (void)llm::take_blocks(x, 1, 2, {}); },
+                         {"take_blocks", "no blocks", "at least one"});
+}
+
+TEST_CASE("zero_block rejects a bad axis, zero blocks, an indivisible "
+          "axis and a block out of range",
+          "[ch26r][attention-review]") {
+  const Tensor x({2, 4}, {1, 2, 3, 4, 5, 6, 7, 8});
+  CHECK_THROWS_AS(llm::zero_block(x, 5, 2, 0), llm::IndexError);
+  require_error_mentions([&] { (void)llm::zero_block(x, 5, 2, 0); },
+                         {"zero_block", "axis 5", "< 2"});
+  CHECK_THROWS_AS(llm::zero_block(x, 1, 0, 0), llm::ConfigError);
+  require_error_mentions([&] { (void)llm::zero_block(x, 1, 0, 0); },
+                         {"zero_block", "blocks is 0", "> 0"});
+  CHECK_THROWS_AS(llm::zero_block(x, 1, 3, 0), llm::ShapeError);
+  require_error_mentions([&] { (void)llm::zero_block(x, 1, 3, 0); },
+                         {"zero_block", "extent 4", "multiple of 3"});
+  CHECK_THROWS_AS(llm::zero_block(x, 1, 2, 2), llm::IndexError);
+  require_error_mentions([&] { (void)llm::zero_block(x, 1, 2, 2); },
+                         {"zero_block", "block 2", "< 2"});
+  CHECK(x.to_vector() == Values{1, 2, 3, 4, 5, 6, 7, 8});  // unchanged
+}
+
+TEST_CASE("uniform_causal_probs rejects zero tokens",
+          "[ch26r][attention-review]") {
+  CHECK_THROWS_AS(llm::uniform_causal_probs(0), llm::ShapeError);
+  require_error_mentions([] { (void)llm::uniform_causal_probs(0); },
+                         {"uniform_causal_probs", "tokens is 0", "T > 0"});
+}

@@ -85,6 +85,12 @@ void check_name(std::string_view what, std::string_view name) {
 
 }  // namespace
 
+std::string fmt(const char* format, double v) {
+  char text[64];
+  std::snprintf(text, sizeof text, format, v);
+  return text;
+}
+
 std::string fixed(double v, int decimals) {
   if (std::isnan(v)) return "nan";
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";

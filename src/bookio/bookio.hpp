@@ -20,6 +20,10 @@ namespace book {
 /// Formats v with a fixed number of decimals; -0.000000 becomes 0.000000.
 std::string fixed(double v, int decimals = 6);
 
+/// One number through printf's `format` (one conversion of a double):
+/// fmt("%g", 0.5) is "0.5", fmt("%.1e", 1.5e-7) is "1.5e-07".
+std::string fmt(const char* format, double v);
+
 /// Prints "key=value" (six decimals) and publishes the full-precision value.
 void show(std::string_view key, double value);
 /// Prints "key=value" and publishes the integer.

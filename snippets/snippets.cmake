@@ -12,6 +12,8 @@ set(LITBOOK_LIBRARY_SOURCES
   llm/params.cpp
   llm/layers.cpp
   llm/swiglu.cpp
+  llm/batch.cpp
+  llm/adamw.cpp
   llm/rmsnorm.cpp
   llm/attention.cpp
   llm/rope.cpp
@@ -34,6 +36,8 @@ set(LITBOOK_HEADERS
   llm/params.hpp
   llm/layers.hpp
   llm/swiglu.hpp
+  llm/batch.hpp
+  llm/adamw.hpp
   llm/rmsnorm.hpp
   llm/attention.hpp
   llm/rope.hpp
@@ -47,14 +51,18 @@ set(LITBOOK_DEMOS
   09-broadcasting-reductions
   10-matrix-multiplication
   11-stable-softmax
+  11r-tensors-review
   12-gradient-checking
   13-scalar-autodiff
   14-tensor-autodiff
   15-model-op-gradients
+  15r-gradients-review
   16-parameters-init
   17-embeddings-linear
   18-swiglu
+  19-batches-adamw
   21-residual-rmsnorm
+  21r-layers-review
   22-self-attention
   23-causal-masking
   24-rope

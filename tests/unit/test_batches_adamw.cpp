@@ -116,7 +116,7 @@ TEST_CASE("batch_nll is the token mean, not the mean of sequence means",
   const double seq = (((z - 1) + (z - 2) + z) / 3.0 + (z - 2)) / 2.0;
   const double loss = llm::batch_nll(lp, b).value().at({});
   CHECK(loss == Approx(token).epsilon(1e-14));
-  CHECK(std::abs(loss - seq) > 0.1);  // z - 1 - ... differ by 1/6
+  CHECK(std::abs(loss - seq) > 0.1);  // z - 1.25 against z - 1.5
 }
 
 TEST_CASE("batch_nll does not depend on how tokens are grouped",
@@ -150,8 +150,8 @@ TEST_CASE("AdamW's first step by hand", "[ch19][adamw]") {
   // 1 - 0.1 * (0.5 / 0.50000001 + 0.1) = 0.89 + 0.1 * 1e-8 / 0.50000001
   CHECK(p.at("w").at({0, 0}) ==
         Approx(0.89 + 0.1 * 1e-8 / 0.50000001).epsilon(1e-14));
-  CHECK(opt.state().m[0].value.at({0, 0}) == Approx(0.05).epsilon(1e-15));
-  CHECK(opt.state().v[0].value.at({0, 0}) == Approx(0.00025).epsilon(1e-15));
+  CHECK(opt.state().m[0].value.at({0, 0}) == Approx(0.05).epsilon(1e-14));
+  CHECK(opt.state().v[0].value.at({0, 0}) == Approx(0.00025).epsilon(1e-14));
   CHECK(opt.state().step == 1);
 }
 
@@ -178,9 +178,10 @@ TEST_CASE("AdamW's first step has size lr whatever the gradient's scale",
     p.add("w", Tensor({1, 1}, {1.0}));
     AdamW opt(p, {.lr = 0.01, .weight_decay = 0.0});
     opt.step(p, {{"w", Tensor({1, 1}, {g})}});
-    // |g| / (|g| + eps) differs from 1 by about eps / |g|.
+    // |g| / (|g| + eps) differs from 1 by about eps / |g| <= 1e-5, so
+    // the step differs from lr by at most 1e-7.
     CHECK(p.at("w").at({0, 0}) ==
-          Approx(1.0 - 0.01 * (g > 0 ? 1 : -1)).epsilon(1e-7));
+          Approx(1.0 - 0.01 * (g > 0 ? 1 : -1)).margin(2e-7));
   }
 }
 

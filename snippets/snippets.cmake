@@ -21,6 +21,7 @@ set(LITBOOK_LIBRARY_SOURCES
   llm/attention_params.cpp
   llm/decoder_block.cpp
   llm/head_blocks.cpp
+  llm/decoder_model.cpp
 )
 set(LITBOOK_HEADERS
   llm/error.hpp
@@ -44,6 +45,7 @@ set(LITBOOK_HEADERS
   llm/multi_head_attention.hpp
   llm/decoder_block.hpp
   llm/head_blocks.hpp
+  llm/decoder_model.hpp
 )
 set(LITBOOK_DEMOS
   07-tensor-storage
@@ -69,4 +71,5 @@ set(LITBOOK_DEMOS
   25-multi-head-attention
   26-decoder-block
   26r-attention-review
+  28-decoder-model
 )

@@ -19,6 +19,7 @@ set(LITBOOK_LIBRARY_SOURCES
   llm/attention_params.cpp
   llm/decoder_block.cpp
   llm/head_blocks.cpp
+  llm/threads.cpp
 )
 set(LITBOOK_HEADERS
   llm/error.hpp
@@ -40,6 +41,7 @@ set(LITBOOK_HEADERS
   llm/multi_head_attention.hpp
   llm/decoder_block.hpp
   llm/head_blocks.hpp
+  llm/threads.hpp
 )
 set(LITBOOK_DEMOS
   07-tensor-storage
@@ -61,4 +63,5 @@ set(LITBOOK_DEMOS
   25-multi-head-attention
   26-decoder-block
   26r-attention-review
+  27-fast-kernels
 )

@@ -5,7 +5,8 @@
 # same block (RMSNorm, RoPE on adjacent pairs, causal softmax, SwiGLU) and
 # with OpenBLAS cblas_dgemm, at 1 and 2 threads. Each time is the median
 # of REPETITIONS runs. Prints the times and the ratios, then the peak
-# memory (maximum resident set) of a process that runs one step.
+# memory (maximum resident set) of a process that runs one step and of
+# one that runs REPETITIONS + 1 steps (equal if no step keeps memory).
 #
 # usage: tools/bench-train-step.sh [REPETITIONS]   (default 9)
 set -euo pipefail
@@ -139,8 +140,11 @@ for threads in 1 2; do
       "$(echo "2 * $n^3 / $r / 10^9" | bc -l)" "$(echo "$r / $b" | bc -l)"
   done
 done
+peak() {  # maximum resident set, KiB, of the book's program run with "$@"
+  { /usr/bin/time -v "$book" "$@" > /dev/null; } 2>&1 |
+    awk -F: '/Maximum resident/ { print $2 + 0 }'
+}
 for threads in 1 2; do
-  kb=$( { /usr/bin/time -v "$book" 1 "$threads" step > /dev/null; } 2>&1 |
-        awk -F: '/Maximum resident/ { print $2 + 0 }')
-  echo "peak memory of one training step ($threads threads): $kb KiB"
+  echo "peak memory, $threads thread(s): one step $(peak 1 "$threads" step) KiB," \
+       "$((reps + 1)) steps $(peak "$reps" "$threads" block) KiB"
 done

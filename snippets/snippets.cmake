@@ -21,6 +21,7 @@ set(LITBOOK_LIBRARY_SOURCES
   llm/attention_params.cpp
   llm/decoder_block.cpp
   llm/head_blocks.cpp
+  llm/threads.cpp
   llm/decoder_model.cpp
 )
 set(LITBOOK_HEADERS
@@ -45,6 +46,7 @@ set(LITBOOK_HEADERS
   llm/multi_head_attention.hpp
   llm/decoder_block.hpp
   llm/head_blocks.hpp
+  llm/threads.hpp
   llm/decoder_model.hpp
 )
 set(LITBOOK_DEMOS
@@ -71,5 +73,6 @@ set(LITBOOK_DEMOS
   25-multi-head-attention
   26-decoder-block
   26r-attention-review
+  27-fast-kernels
   28-decoder-model
 )

@@ -1,0 +1,242 @@
+// Tests for chapter fast-kernels: every revised kernel (to_vector, zip,
+// map, the reductions, matmul) against a plain loop written here that
+// does the simple code's arithmetic in the simple code's order, compared
+// bitwise on odd shapes and on views with offsets and strides; the same
+// bits on 1, 2 and 3 threads; the thread setting's checks; and a tape
+// that does not grow with the number of steps.
+#include <catch2/catch.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "llm/autograd.hpp"
+#include "llm/decoder_block.hpp"
+#include "llm/error.hpp"
+#include "llm/layers.hpp"
+#include "llm/matmul.hpp"
+#include "llm/ops.hpp"
+#include "llm/params.hpp"
+#include "llm/random.hpp"
+#include "llm/tensor.hpp"
+#include "llm/threads.hpp"
+
+namespace {
+
+using llm::Index;
+using llm::Shape;
+using llm::Tensor;
+using Vec = std::vector<double>;
+
+// Distinct values with many significant bits, so that a change in the
+// order of a sum shows in the last bits.
+Tensor noise(const Shape& shape, std::uint64_t seed) {
+  llm::Rng rng(seed);
+  return llm::init_tensor(shape, llm::fan_in_normal(3), rng);
+}
+
+// Byte-for-byte equality: tells -0.0 from 0.0 and compares NaNs.
+bool same_bits(const Vec& a, const Vec& b) {
+  return a.size() == b.size() &&
+         (a.empty() || std::memcmp(a.data(), b.data(),
+                                   a.size() * sizeof(double)) == 0);
+}
+
+// The elements of t in row-major order through at(): the simple walk.
+Vec walk(const Tensor& t) {
+  Vec v;
+  if (t.numel() == 0) return v;
+  Index i(t.rank(), 0);
+  do {
+    v.push_back(t.at(i));
+  } while (llm::next_index(i, t.shape()));
+  return v;
+}
+
+// The i-p-j product of the matrix-multiplication chapter on row-major
+// vectors: c starts at 0 and adds a_ip b_pj for p = 0, 1, ... in turn.
+Vec matmul_ipj(const Vec& a, const Vec& b, std::size_t m, std::size_t k,
+               std::size_t n) {
+  Vec c(m * n, 0.0);
+  for (std::size_t i = 0; i < m; ++i) {
+    for (std::size_t p = 0; p < k; ++p) {
+      for (std::size_t j = 0; j < n; ++j) {
+        c[i * n + j] += a[i * k + p] * b[p * n + j];
+      }
+    }
+  }
+  return c;
+}
+
+struct ThreadsReset {
+  ~ThreadsReset() { llm::set_threads(1); }
+};
+
+}  // namespace
+
+TEST_CASE("to_vector walks views in row-major order", "[ch27][fast-kernels]") {
+  const Tensor base = noise({5, 7, 9}, 1);
+  CHECK(same_bits(base.to_vector(), walk(base)));
+  const Tensor t = base.transpose(0, 2);                  // strides [1, 9, 63]
+  CHECK(same_bits(t.to_vector(), walk(t)));
+  const Tensor s = base.slice(1, 2, 6).slice(2, 1, 8);    // offset, gaps
+  CHECK(s.offset() > 0);
+  CHECK(same_bits(s.to_vector(), walk(s)));
+  const Tensor wide = noise({1, 7}, 2).broadcast_to({3, 4, 7});  // stride 0
+  CHECK(same_bits(wide.to_vector(), walk(wide)));
+  const Tensor scalar(Shape{}, {2.5});
+  CHECK(scalar.to_vector() == Vec{2.5});
+  CHECK(Tensor({3, 0, 2}).slice(0, 1, 2).to_vector().empty());
+  // contiguous() copies even a contiguous tensor: its own buffer.
+  CHECK_FALSE(base.contiguous().shares_buffer_with(base));
+}
+
+TEST_CASE("zip and map apply the same function to the same pairs",
+          "[ch27][fast-kernels]") {
+  const Tensor a = noise({7, 33}, 3).transpose(0, 1);  // [33, 7], strided
+  const Tensor b = noise({1, 7}, 4);                   // broadcast rows
+  const Vec av = walk(a), bv = walk(b.broadcast_to({33, 7}));
+  Vec sum(av.size()), prod(av.size()), quot(av.size());
+  for (std::size_t k = 0; k < av.size(); ++k) {
+    sum[k] = av[k] + bv[k];
+    prod[k] = av[k] * bv[k];
+    quot[k] = av[k] / bv[k];
+  }
+  CHECK(same_bits(llm::add(a, b).to_vector(), sum));
+  CHECK(same_bits(llm::mul(a, b).to_vector(), prod));
+  CHECK(same_bits(llm::div(a, b).to_vector(), quot));
+  CHECK(llm::add(a, b).shape() == Shape{33, 7});
+  CHECK_THROWS_AS(llm::add(a, noise({3, 5}, 5)), llm::ShapeError);
+  const Vec neg = llm::map(a.slice(0, 1, 33), [](double v) { return -v; })
+                      .to_vector();
+  REQUIRE(neg.size() == 32 * 7);
+  CHECK(neg[0] == -av[7]);  // row 1 of a, first column
+}
+
+TEST_CASE("reductions fold each axis in index order", "[ch27][fast-kernels]") {
+  const Tensor x = noise({3, 65, 7}, 6).slice(1, 1, 34);  // [3, 33, 7] view
+  const Vec xv = walk(x);
+  for (std::size_t axis = 0; axis < 3; ++axis) {
+    Shape s = x.shape();
+    s[axis] = 1;
+    Vec want(llm::numel(s), 0.0);
+    const std::size_t n = x.shape()[axis];
+    std::size_t inner = 1;
+    for (std::size_t a = axis + 1; a < 3; ++a) inner *= x.shape()[a];
+    // Element (o, i, r) of x adds into (o, r), i = 0, 1, ... in turn.
+    for (std::size_t o = 0; o < xv.size() / (n * inner); ++o) {
+      for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t r = 0; r < inner; ++r) {
+          want[o * inner + r] += xv[(o * n + i) * inner + r];
+        }
+      }
+    }
+    const Tensor got = llm::sum(x, axis);
+    CHECK(got.shape() == s);
+    CHECK(same_bits(got.to_vector(), want));
+  }
+  CHECK(llm::sum(Tensor({2, 0, 3}), 1).to_vector() == Vec(6, 0.0));
+  const Vec row = noise({1, 7}, 7).to_vector();
+  double top = row[0];
+  for (double v : row) top = v > top ? v : top;
+  CHECK(llm::max(noise({1, 7}, 7), 1).to_vector() == Vec{top});
+  CHECK_THROWS_AS(llm::sum(x, 3), llm::IndexError);
+}
+
+TEST_CASE("matmul equals the i-p-j loop bitwise on odd shapes",
+          "[ch27][fast-kernels]") {
+  const ThreadsReset reset;
+  const std::size_t sizes[] = {1, 7, 33, 65};
+  for (std::size_t threads : {1, 2, 3}) {
+    llm::set_threads(threads);
+    for (std::size_t m : sizes) {
+      for (std::size_t k : sizes) {
+        for (std::size_t n : sizes) {
+          const Tensor a = noise({m, k}, 10 + m);
+          const Tensor b = noise({k, n}, 20 + n);
+          const Vec want = matmul_ipj(a.to_vector(), b.to_vector(), m, k, n);
+          CHECK(same_bits(llm::matmul(a, b).to_vector(), want));
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("matmul on views and batches equals the loop bitwise",
+          "[ch27][fast-kernels]") {
+  const ThreadsReset reset;
+  for (std::size_t threads : {1, 2}) {
+    llm::set_threads(threads);
+    // a: a transposed slice with an offset; b: batch-broadcast.
+    const Tensor a = noise({4, 70, 33}, 30).slice(1, 3, 68).transpose(1, 2);
+    const Tensor b = noise({65, 130}, 31).slice(1, 1, 130);  // [65, 129]
+    REQUIRE(a.shape() == Shape{4, 33, 65});
+    const Tensor c = llm::matmul(a, b);
+    REQUIRE(c.shape() == Shape{4, 33, 129});
+    const Vec bv = walk(b);
+    for (std::size_t t = 0; t < 4; ++t) {
+      const Vec at = walk(a.slice(0, t, t + 1));
+      const Vec want = matmul_ipj(at, bv, 33, 65, 129);
+      CHECK(same_bits(walk(c.slice(0, t, t + 1)), want));
+    }
+    // Large enough to be split over threads: 96 x 80 x 72 per batch.
+    const Tensor x = noise({3, 96, 80}, 32), y = noise({3, 80, 72}, 33);
+    const Tensor z = llm::matmul(x, y);
+    for (std::size_t t = 0; t < 3; ++t) {
+      const Vec want = matmul_ipj(walk(x.slice(0, t, t + 1)),
+                                  walk(y.slice(0, t, t + 1)), 96, 80, 72);
+      CHECK(same_bits(walk(z.slice(0, t, t + 1)), want));
+    }
+  }
+}
+
+TEST_CASE("the thread count is checked", "[ch27][fast-kernels]") {
+  const ThreadsReset reset;
+  CHECK(llm::thread_count() == 1);
+  CHECK_THROWS_WITH(llm::set_threads(0),
+                    "set_threads: count is 0, expected at least 1");
+  CHECK(llm::thread_count() == 1);  // unchanged by the rejected call
+  llm::set_threads(2);
+  CHECK(llm::thread_count() == 2);
+  // Every item is visited once, in chunks that cover [0, 10).
+  std::vector<int> seen(10, 0);
+  llm::parallel_for(10, [&](std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i) seen[i] += 1;
+  });
+  CHECK(seen == std::vector<int>(10, 1));
+  llm::parallel_for(0, [](std::size_t, std::size_t) { FAIL("no items"); });
+}
+
+TEST_CASE("a block's step gives the same bits on 1 and 2 threads, and its "
+          "tape does not grow with the steps", "[ch27][fast-kernels]") {
+  const ThreadsReset reset;
+  const llm::DecoderBlockConfig config{
+      .attention = {.d_model = 64, .heads = 2, .rope_base = 10000.0,
+                    .capacity = 33},
+      .ffn_width = 96};
+  llm::Parameters params(5);
+  llm::add_decoder_block_parameters(params, config);
+  const Tensor x = noise({3, 33, 64}, 40);
+  std::vector<Vec> runs;
+  std::vector<std::size_t> sizes;
+  for (std::size_t threads : {1, 2, 2}) {
+    llm::set_threads(threads);
+    llm::Tape tape;
+    const llm::ParameterLeaves leaves(tape, params);
+    const llm::Var y = llm::decoder_block(
+        tape.leaf(x), llm::decoder_block_weights(leaves), config).out;
+    tape.backward(y, llm::probe_weights(y.shape()));
+    Vec all = y.value().to_vector();
+    for (const llm::NamedTensor& g : leaves.gradients()) {
+      const Vec v = g.value.to_vector();
+      all.insert(all.end(), v.begin(), v.end());
+    }
+    runs.push_back(all);
+    sizes.push_back(tape.size());
+  }
+  CHECK(same_bits(runs[0], runs[1]));
+  CHECK(same_bits(runs[1], runs[2]));
+  CHECK(sizes[0] == sizes[1]);
+  CHECK(sizes[1] == sizes[2]);
+}

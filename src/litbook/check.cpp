@@ -1,6 +1,7 @@
 #include "check.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <regex>
@@ -186,6 +187,77 @@ void check_links(const Chapter& ch, const BookIndex& index,
   }
 }
 
+// A word with the punctuation around it removed: "(tensor-views," ->
+// "tensor-views".
+std::string bare_word(const std::string& w) {
+  auto keep = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '-';
+  };
+  std::size_t a = 0, b = w.size();
+  while (a < b && !keep(w[a])) ++a;
+  while (b > a && !keep(w[b - 1])) --b;
+  return w.substr(a, b - a);
+}
+
+// "the tensor-autodiff chapter" in prose: a chapter named by its slug
+// must be a link, and a slug-like name of a chapter that does not exist
+// is reported too. A link, code, math or a value span between the two
+// words breaks the pair (they leave an empty word).
+void check_mentions(const Chapter& ch, const BookIndex& index,
+                    std::vector<Diagnostic>& diags) {
+  const auto& w = ch.prose_words;
+  for (std::size_t i = 0; i + 1 < w.size(); ++i) {
+    if (w[i].text.empty() || w[i + 1].text.rfind("chapter", 0) != 0) continue;
+    const std::string name = bare_word(w[i].text);
+    if (name.empty() || !std::islower(static_cast<unsigned char>(name[0]))) {
+      continue;
+    }
+    if (index.by_id(name)) {
+      diags.push_back({ch.at(w[i].line),
+                       "chapter '" + name + "' is named in prose without a "
+                       "link: write [the " + name + " chapter](chapter:" +
+                           name + ")"});
+    } else if (name.find('-') != std::string::npos) {
+      diags.push_back({ch.at(w[i].line),
+                       "'" + name + " chapter' names no chapter of the book "
+                       "(no chapter has the id '" + name + "')"});
+    }
+  }
+}
+
+// A decimal with three or more fraction digits inside math (0.8485,
+// 1.6487) is a computed result that no check compares with the demo.
+void check_math_numbers(const Chapter& ch, std::vector<Diagnostic>& diags) {
+  for (const auto& m : ch.math) {
+    const std::string& s = m.tex;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      if (!std::isdigit(static_cast<unsigned char>(s[i])) ||
+          (i > 0 && (std::isalnum(static_cast<unsigned char>(s[i - 1])) ||
+                     s[i - 1] == '.' || s[i - 1] == '\\'))) {
+        continue;
+      }
+      std::size_t j = i;
+      while (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j]))) ++j;
+      std::size_t fraction = 0;
+      if (j + 1 < s.size() && s[j] == '.') {
+        std::size_t k = j + 1;
+        while (k < s.size() && std::isdigit(static_cast<unsigned char>(s[k]))) ++k;
+        fraction = k - j - 1;
+        j = k;
+      }
+      if (fraction >= 3) {
+        const std::string number = s.substr(i, j - i);
+        diags.push_back({ch.at(m.line),
+                         "number '" + number + "' in math is not checked: "
+                         "move it out of the math as [" + number +
+                             "]{value=NAME}, or as [" + number +
+                             "]{.lit} if it is an input"});
+      }
+      i = j;
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<Diagnostic> check_chapter(const Chapter& ch,
@@ -222,6 +294,8 @@ std::vector<Diagnostic> check_chapter(const Chapter& ch,
                      "dollar signs unbalanced?)"});
   }
   check_links(ch, index, diags);
+  check_mentions(ch, index, diags);
+  check_math_numbers(ch, diags);
   std::stable_sort(diags.begin(), diags.end(),
                    [](const Diagnostic& a, const Diagnostic& b) {
                      return a.where.line < b.where.line;

@@ -1277,7 +1277,7 @@ TEST_CASE("a link in the front matter is checked, at line 1",
               "chapters/02-beta.md:1: link to unknown chapter 'gamma'"});
 }
 
-TEST_CASE("a decimal with three or more fraction digits inside math is "
+TEST_CASE("a decimal with four or more significant digits inside math is "
           "reported; short decimals and integers in math pass",
           "[tool][check]") {
   Project p;
@@ -1286,7 +1286,7 @@ TEST_CASE("a decimal with three or more fraction digits inside math is "
     p.chapter("01-alpha", R"md(The ratio is $e^{0.5} \approx 1.6487$.
 
 $$
-y = 0.125 + x_2
+y = 0.001999 + x_2
 $$
 )md");
     Tree before = p.tree();
@@ -1298,14 +1298,14 @@ $$
                 "chapters/01-alpha.md:11: number '1.6487' in math is not "
                 "checked: move it out of the math as [1.6487]{value=NAME}, "
                 "or as [1.6487]{.lit} if it is an input",
-                "chapters/01-alpha.md:13: number '0.125' in math is not "
-                "checked: move it out of the math as [0.125]{value=NAME}, "
-                "or as [0.125]{.lit} if it is an input"});
+                "chapters/01-alpha.md:13: number '0.001999' in math is not "
+                "checked: move it out of the math as [0.001999]{value=NAME}, "
+                "or as [0.001999]{.lit} if it is an input"});
     REQUIRE(changes(before, p.tree()) == "");
   }
   SECTION("short decimals, integers, subscripts and commands pass") {
     p.chapter("01-alpha", R"md($n = 128$, $x_{1.5}$, $0.25 d$, $10^{-6}$,
-$\sqrt{2}$ and $b = 10000$.
+$\sqrt{2}$, $\beta_2 = 0.999$, $0.001$ and $b = 10000$.
 )md");
     auto r = p.litbook({"check"});
     LOG_RUN(r);

@@ -104,6 +104,10 @@ struct Chapter {
   std::vector<Heading> headings;
   std::vector<UnboundNumber> unbound;
   std::vector<UnboundNumber> stray_tex;  ///< "$" or "\cmd" outside math
+  /// The words of the prose in order, outside code, math, links and value
+  /// spans; each of those leaves an empty word, so that no two words
+  /// around it look adjacent (the lint of chapter mentions reads them).
+  std::vector<UnboundNumber> prose_words;
 
   Location at(int line) const { return {display, line}; }
 };

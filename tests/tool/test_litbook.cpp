@@ -1209,6 +1209,111 @@ float64 are words, `x = 42` is code and $n = 128$ is math.
   }
 }
 
+TEST_CASE("a chapter named by its slug in prose must be a link; a "
+          "slug-like name of no chapter is reported", "[tool][check]") {
+  Project p;
+  p.book({"01-alpha", "02-beta-gamma"});
+  p.chapter("01-alpha", "Alpha.\n");
+  SECTION("mentions without a link are reported with their lines") {
+    p.chapter("02-beta-gamma", R"md(As the alpha chapter showed, and the
+beta-gamma
+chapter's own text says. The no-such-thing chapter is missing.
+)md");
+    Tree before = p.tree();
+    auto r = p.litbook({"check"});
+    LOG_RUN(r);
+    REQUIRE(r.status != 0);
+    REQUIRE(lines_of(r.err) ==
+            std::vector<std::string>{
+                "chapters/02-beta-gamma.md:11: chapter 'alpha' is named in "
+                "prose without a link: write [the alpha chapter]"
+                "(chapter:alpha)",
+                "chapters/02-beta-gamma.md:12: chapter 'beta-gamma' is "
+                "named in prose without a link: write [the beta-gamma "
+                "chapter](chapter:beta-gamma)",
+                "chapters/02-beta-gamma.md:13: 'no-such-thing chapter' "
+                "names no chapter of the book (no chapter has the id "
+                "'no-such-thing')"});
+    REQUIRE(changes(before, p.tree()) == "");
+  }
+  SECTION("links, code, math and ordinary words pass") {
+    p.chapter("02-beta-gamma", R"md(See [the alpha chapter](chapter:alpha),
+the [alpha](chapter:alpha) chapter, `alpha chapter` in code, $alpha$
+chapter in math, this chapter, the next chapter and a well-known
+chapter.
+
+```
+the alpha chapter, in a code block
+```
+)md");
+    auto r = p.litbook({"check"});
+    LOG_RUN(r);
+    REQUIRE(r.status == 0);
+    REQUIRE(r.err == "");
+  }
+}
+
+TEST_CASE("a link in the front matter is checked, at line 1",
+          "[tool][check]") {
+  Project p;
+  p.book({"01-alpha", "02-beta"});
+  p.chapter("01-alpha", "Alpha.\n");
+  const auto beta = [&](const std::string& prerequisite) {
+    p.write("chapters/02-beta.md",
+            "---\nid: beta\ntitle: Beta\npart: 1\nobjectives:\n"
+            "  - Learn something.\nprerequisites:\n  - '" + prerequisite +
+                "'\n---\n\nBeta.\n");
+  };
+  beta("[Alpha](chapter:alpha): everything.");
+  auto ok = p.litbook({"check"});
+  LOG_RUN(ok);
+  REQUIRE(ok.status == 0);
+  beta("[Gamma](chapter:gamma): nothing.");
+  auto r = p.litbook({"check"});
+  LOG_RUN(r);
+  REQUIRE(r.status != 0);
+  REQUIRE(lines_of(r.err) ==
+          std::vector<std::string>{
+              "chapters/02-beta.md:1: link to unknown chapter 'gamma'"});
+}
+
+TEST_CASE("a decimal with four or more significant digits inside math is "
+          "reported; short decimals and integers in math pass",
+          "[tool][check]") {
+  Project p;
+  p.book({"01-alpha"});
+  SECTION("computed-looking decimals in inline and display math") {
+    p.chapter("01-alpha", R"md(The ratio is $e^{0.5} \approx 1.6487$.
+
+$$
+y = 0.001999 + x_2
+$$
+)md");
+    Tree before = p.tree();
+    auto r = p.litbook({"check"});
+    LOG_RUN(r);
+    REQUIRE(r.status != 0);
+    REQUIRE(lines_of(r.err) ==
+            std::vector<std::string>{
+                "chapters/01-alpha.md:11: number '1.6487' in math is not "
+                "checked: move it out of the math as [1.6487]{value=NAME}, "
+                "or as [1.6487]{.lit} if it is an input",
+                "chapters/01-alpha.md:13: number '0.001999' in math is not "
+                "checked: move it out of the math as [0.001999]{value=NAME}, "
+                "or as [0.001999]{.lit} if it is an input"});
+    REQUIRE(changes(before, p.tree()) == "");
+  }
+  SECTION("short decimals, integers, subscripts and commands pass") {
+    p.chapter("01-alpha", R"md($n = 128$, $x_{1.5}$, $0.25 d$, $10^{-6}$,
+$\sqrt{2}$, $\beta_2 = 0.999$, $0.001$ and $b = 10000$.
+)md");
+    auto r = p.litbook({"check"});
+    LOG_RUN(r);
+    REQUIRE(r.status == 0);
+    REQUIRE(r.err == "");
+  }
+}
+
 TEST_CASE("a broken link fails check with the link's line", "[tool][check]") {
   Project p;
   p.book({"01-alpha", "02-beta"});

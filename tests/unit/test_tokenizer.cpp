@@ -386,6 +386,21 @@ TEST_CASE("save replaces a file and fails without leaving one",
   CHECK(!fs::exists(missing + ".tmp"));
 }
 
+TEST_CASE("save: a failed rename leaves no temporary file",
+          "[ch04][bpe-tokenizer]") {
+  // A file cannot be renamed over a directory, so the temporary file is
+  // written and the rename fails.
+  TempDir dir;
+  const std::string path = dir.file("taken");
+  fs::create_directory(path);
+  REQUIRE_THROWS_AS(story_tokenizer().save(path), llm::IoError);
+  REQUIRE_THROWS_WITH(story_tokenizer().save(path),
+                      "Tokenizer::save: cannot rename '" + path +
+                          ".tmp' to '" + path + "'");
+  CHECK(fs::is_directory(path));
+  CHECK(!fs::exists(path + ".tmp"));
+}
+
 TEST_CASE("load: a missing file", "[ch04][bpe-tokenizer]") {
   TempDir dir;
   const std::string path = dir.file("absent.tok");

@@ -3,6 +3,8 @@ set(LITBOOK_LIBRARY_SOURCES
   llm/text.cpp
   llm/corpus.cpp
   llm/sha256.cpp
+  llm/bpe.cpp
+  llm/tokenizer.cpp
   llm/tensor.cpp
   llm/ops.cpp
   llm/matmul.cpp
@@ -32,6 +34,8 @@ set(LITBOOK_HEADERS
   llm/text.hpp
   llm/corpus.hpp
   llm/sha256.hpp
+  llm/bpe.hpp
+  llm/tokenizer.hpp
   llm/tensor.hpp
   llm/ops.hpp
   llm/matmul.hpp
@@ -58,6 +62,8 @@ set(LITBOOK_HEADERS
 set(LITBOOK_DEMOS
   01-text-units
   02-corpus-splits
+  03-bpe-training
+  04-bpe-tokenizer
   07-tensor-storage
   08-tensor-views
   09-broadcasting-reductions

@@ -132,6 +132,9 @@ if(LLM_SOURCES)
 endif()
 add_dependencies(llm tangle)
 
+include(${BOOK_SOURCE}/cmake/Corpus.cmake)
+
+# Every demo runs with BOOK_CORPUS set and reruns when the corpus changes.
 set(BOOK_RUN_TARGETS "")
 foreach(stem IN LISTS LITBOOK_DEMOS)
   string(REGEX MATCH "^[0-9]+r?" number ${stem})
@@ -141,15 +144,17 @@ foreach(stem IN LISTS LITBOOK_DEMOS)
   add_custom_command(
     OUTPUT ${STAMP_DIR}/${stem}.run.stamp
     BYPRODUCTS ${OUT_DIR}/${stem}.digest
-    COMMAND ${LITBOOK} run-demo --exe $<TARGET_FILE:${exe}>
+    COMMAND ${CMAKE_COMMAND} -E env BOOK_CORPUS=${BOOK_CORPUS}
+            ${LITBOOK} run-demo --exe $<TARGET_FILE:${exe}>
             --out ${OUT_DIR}/${stem} --chapter chapters/${stem}.md
             --model-dir ${MODEL_DIR} --timeout 60
     COMMAND ${CMAKE_COMMAND} -E touch ${STAMP_DIR}/${stem}.run.stamp
-    DEPENDS ${exe} litbook
+    DEPENDS ${exe} litbook ${BOOK_CORPUS}
     WORKING_DIRECTORY ${BOOK_SOURCE}
     COMMENT "Running the demo of ${stem}"
     VERBATIM)
   add_custom_target(run_${exe} DEPENDS ${STAMP_DIR}/${stem}.run.stamp)
+  add_dependencies(run_${exe} corpus)
   list(APPEND BOOK_RUN_TARGETS run_${exe})
 endforeach()
 

@@ -5,6 +5,8 @@ set(LITBOOK_LIBRARY_SOURCES
   llm/sha256.cpp
   llm/bpe.cpp
   llm/tokenizer.cpp
+  llm/examples.cpp
+  llm/bigram.cpp
   llm/tensor.cpp
   llm/ops.cpp
   llm/matmul.cpp
@@ -36,6 +38,8 @@ set(LITBOOK_HEADERS
   llm/sha256.hpp
   llm/bpe.hpp
   llm/tokenizer.hpp
+  llm/examples.hpp
+  llm/bigram.hpp
   llm/tensor.hpp
   llm/ops.hpp
   llm/matmul.hpp
@@ -64,6 +68,9 @@ set(LITBOOK_DEMOS
   02-corpus-splits
   03-bpe-training
   04-bpe-tokenizer
+  05-next-token-examples
+  06-bigram-baseline
+  06r-text-review
   07-tensor-storage
   08-tensor-views
   09-broadcasting-reductions

@@ -432,7 +432,10 @@ std::optional<Diagnostic> yaml_error(const std::string& err,
   while (open < static_cast<int>(lines.size()) && lines[open] != "---") ++open;
   std::string place = display + ":" + std::to_string(open + 1 + line) + ":" +
                       std::to_string(col + 1);
-  return Diagnostic{{place, 0}, "front matter: " + what};
+  Diagnostic d;  // filled in place: see report_file in util.hpp
+  d.where.file = place;
+  d.message = "front matter: " + what;
+  return d;
 }
 
 }  // namespace

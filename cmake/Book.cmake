@@ -131,6 +131,13 @@ if(LLM_SOURCES)
   target_include_directories(llm PUBLIC ${SNIPPETS_DIR})
 endif()
 add_dependencies(llm tangle)
+# The tangled code compiles through `litbook compile`, which adds after each
+# diagnostic about snippets/FILE:N the chapter line it came from.
+set(SNIPPET_LAUNCHER ${LITBOOK} compile
+    --lines ${LISTINGS_DIR}/snippet-lines.json -- ${CMAKE_CXX_COMPILER_LAUNCHER})
+if(LLM_SOURCES)
+  set_target_properties(llm PROPERTIES CXX_COMPILER_LAUNCHER "${SNIPPET_LAUNCHER}")
+endif()
 
 include(${BOOK_SOURCE}/cmake/Corpus.cmake)
 
@@ -141,6 +148,7 @@ foreach(stem IN LISTS LITBOOK_DEMOS)
   set(exe ch${number})
   add_executable(${exe} ${SNIPPETS_DIR}/demos/${stem}.cpp)
   target_link_libraries(${exe} PRIVATE llm bookio)
+  set_target_properties(${exe} PROPERTIES CXX_COMPILER_LAUNCHER "${SNIPPET_LAUNCHER}")
   add_custom_command(
     OUTPUT ${STAMP_DIR}/${stem}.run.stamp
     BYPRODUCTS ${OUT_DIR}/${stem}.digest

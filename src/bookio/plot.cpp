@@ -154,8 +154,8 @@ std::string to_svg(const Plot& plot) {
     const char* colour = kColours[i % 4];
     std::string points;
     for (std::size_t k = 0; k < s.x.size(); ++k) {
-      points += (k ? " " : "") + num(ax.map(s.x[k], x0, x1)) + "," +
-                num(ay.map(s.y[k], y0, y1));
+      if (k) points += ' ';
+      points += num(ax.map(s.x[k], x0, x1)) + "," + num(ay.map(s.y[k], y0, y1));
     }
     svg += "<polyline fill=\"none\" stroke=\"" + std::string(colour) +
            "\" stroke-width=\"2\" points=\"" + points + "\"/>\n";

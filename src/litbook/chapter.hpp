@@ -132,6 +132,11 @@ Chapter load_chapter(const fs::path& path,
 /// Plain text of a list of Pandoc inlines.
 std::string inline_text(const Json& inlines);
 
+/// The id of a region's listing on its page: region-NAME, or
+/// region-NAME-revised for a revision. Check's anchors and render's ids
+/// both come from here.
+std::string region_anchor(const std::string& name, bool revision);
+
 /// Reads an attribute from a Pandoc Attr ([id, classes, [[k, v]...]]).
 std::optional<std::string> attr_get(const Json& attr, std::string_view key);
 bool attr_has_class(const Json& attr, std::string_view cls);

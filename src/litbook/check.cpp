@@ -306,6 +306,21 @@ void check_math_numbers(const Chapter& ch, std::vector<Diagnostic>& diags) {
 
 }  // namespace
 
+std::vector<Diagnostic> missing_placements(const Chapter& ch,
+                                           const DemoOutputs& out) {
+  std::vector<Diagnostic> diags;
+  for (const auto& p : ch.placements) {
+    bool ok = p.kind == "table" ? out.has_table(p.name)
+                                : out.has_figure(p.name);
+    if (!ok) {
+      diags.push_back({ch.at(p.line), p.kind + " '" + p.name +
+                                          "' is not published by demos/" +
+                                          ch.stem + ".cpp"});
+    }
+  }
+  return diags;
+}
+
 std::vector<Diagnostic> check_chapter(const Chapter& ch,
                                       const DemoOutputs& out,
                                       const BookIndex& index) {
@@ -318,15 +333,12 @@ std::vector<Diagnostic> check_chapter(const Chapter& ch,
   } else if (needs_demo) {
     check_output(ch, out, diags);
     check_values(ch, out, diags);
-    for (const auto& p : ch.placements) {
-      bool ok = p.kind == "table" ? out.has_table(p.name)
-                                  : out.has_figure(p.name);
-      if (!ok) {
-        diags.push_back({ch.at(p.line), p.kind + " '" + p.name +
-                                            "' is not published by demos/" +
-                                            ch.stem + ".cpp"});
-      }
-    }
+    for (auto& d : missing_placements(ch, out)) diags.push_back(std::move(d));
+  }
+  if (!ch.output && out.present && !out.stdout_text.empty()) {
+    diags.push_back({ch.at(1), "demos/" + ch.stem + ".cpp prints a report "
+                               "but the chapter has no output block "
+                               "(```{.output}) to check it against"});
   }
   for (const auto& n : ch.unbound) {
     diags.push_back({ch.at(n.line),

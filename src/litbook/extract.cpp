@@ -437,7 +437,7 @@ Json index_to_json(const Chapter& ch) {
     anchors.push_back(h.id);
   }
   for (const auto& r : ch.regions) {
-    if (!r.hidden) anchors.push_back("region-" + r.name);
+    if (!r.hidden) anchors.push_back(region_anchor(r.name, !r.revise.empty()));
   }
   for (const auto& p : ch.placements) anchors.push_back(p.kind + "-" + p.name);
   return Json{{"id", ch.id},         {"stem", ch.stem},

@@ -193,8 +193,12 @@ TEST_CASE("a malformed corpus file is rejected, each mistake with its "
 TEST_CASE("read_documents reads a file and reports one it cannot open",
           "[ch02][corpus-splits]") {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() / "llm-test-corpus";
-  fs::create_directories(dir);
+  // A directory of its own (mkdtemp): snapshots run this test in
+  // parallel processes.
+  std::string dir_name =
+      (fs::temp_directory_path() / "llm-test-corpus-XXXXXX").string();
+  REQUIRE(mkdtemp(dir_name.data()) != nullptr);
+  const fs::path dir = dir_name;
   const fs::path good = dir / "good.txt";
   {
     std::ofstream out(good, std::ios::binary);

@@ -6,18 +6,28 @@
 #include <catch2/catch.hpp>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
+
+#include <unistd.h>
 
 #include "llm/sha256.hpp"
 
 namespace {
 
-// sha256sum's digest of `bytes`, through a temporary file.
+// sha256sum's digest of `bytes`, through a temporary file of its own
+// (mkstemp: snapshots run these tests in parallel processes, which a
+// fixed name would let overwrite each other's input).
 std::string coreutils_sha256(const std::string& bytes) {
   namespace fs = std::filesystem;
-  const fs::path file = fs::temp_directory_path() / "llm-test-sha256.bin";
+  std::string name =
+      (fs::temp_directory_path() / "llm-test-sha256-XXXXXX").string();
+  const int fd = mkstemp(name.data());
+  REQUIRE(fd >= 0);
+  close(fd);
+  const fs::path file = name;
   {
     std::ofstream out(file, std::ios::binary);
     out << bytes;

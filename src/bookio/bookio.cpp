@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
@@ -85,7 +86,31 @@ void check_name(std::string_view what, std::string_view name) {
 
 }  // namespace
 
+// The conversion of a format holding exactly one, e.g. 'f' in "%.10f";
+// 0 if there is none or more than one ("%%" is not a conversion).
+char conversion_of(const char* format) {
+  char found = 0;
+  for (const char* p = format; *p; ++p) {
+    if (*p != '%') continue;
+    if (p[1] == '%') { ++p; continue; }
+    if (found) return 0;
+    ++p;
+    while (*p && std::strchr("-+ #0123456789.*", *p)) ++p;
+    if (!*p) return 0;
+    found = *p;
+  }
+  return found;
+}
+
 std::string fmt(const char* format, double v) {
+  // A double through %x or %d is undefined behaviour (it printed garbage
+  // that differed between -O0 and -O2), so only floating conversions pass.
+  const char c = conversion_of(format);
+  if (c == 0 || !std::strchr("fFeEgGaA", c)) {
+    throw std::invalid_argument(std::string("book::fmt: format '") + format +
+                                "' must hold one conversion of a double "
+                                "(%f, %e, %g or %a)");
+  }
   char text[64];
   std::snprintf(text, sizeof text, format, v);
   return text;

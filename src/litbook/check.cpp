@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <regex>
+#include <string_view>
 
 namespace litbook {
 
@@ -199,9 +200,27 @@ std::string bare_word(const std::string& w) {
   return w.substr(a, b - a);
 }
 
-// The first line at or after `from` (0-based) that holds `word` between
-// non-word characters; prose words carry no position of their own, so
-// a mention is placed by searching the source. Returns 0 if none.
+// Whether the text after a word, from `rest` on (the rest of its line,
+// then the next line), reads " chapter" outside a link's text: the word
+// "chapter" (or "chapter's"), not followed by "]" or "s".
+bool followed_by_chapter(std::string_view rest, std::string_view next_line) {
+  auto skip_space = [](std::string_view t) {
+    while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) {
+      t.remove_prefix(1);
+    }
+    return t;
+  };
+  std::string_view t = skip_space(rest);
+  if (t.empty()) t = skip_space(next_line);
+  if (t.substr(0, 7) != "chapter") return false;
+  t.remove_prefix(7);
+  return t.empty() || (t.front() != ']' && t.front() != 's');
+}
+
+// The first line at or after `from` (0-based) where `word` stands between
+// non-word characters and is followed by " chapter" that is not a link's
+// text; prose words carry no position of their own, so a mention is
+// placed by searching the source. Returns 0 if none.
 int find_line(const std::vector<std::string>& lines, std::size_t& from,
               const std::string& word) {
   auto word_char = [](char c) {
@@ -209,11 +228,15 @@ int find_line(const std::vector<std::string>& lines, std::size_t& from,
   };
   for (std::size_t i = from; i < lines.size(); ++i) {
     const std::string& l = lines[i];
+    const std::string_view next =
+        i + 1 < lines.size() ? std::string_view(lines[i + 1]) : "";
     for (auto at = l.find(word); at != std::string::npos;
          at = l.find(word, at + 1)) {
+      const std::size_t end = at + word.size();
       bool left = at == 0 || !word_char(l[at - 1]);
-      bool right = at + word.size() >= l.size() || !word_char(l[at + word.size()]);
-      if (left && right) {
+      bool right = end >= l.size() || !word_char(l[end]);
+      if (left && right &&
+          followed_by_chapter(std::string_view(l).substr(end), next)) {
         from = i;
         return static_cast<int>(i) + 1;
       }
@@ -232,7 +255,13 @@ void check_mentions(const Chapter& ch, const BookIndex& index,
   std::vector<std::string> lines;
   std::size_t cursor = 0;
   for (std::size_t i = 0; i + 1 < w.size(); ++i) {
-    if (w[i].text.empty() || w[i + 1].text.rfind("chapter", 0) != 0) continue;
+    // "chapter" or "chapter's", not "chapters": "the held-out chapters"
+    // of a corpus name no chapter of the book.
+    const std::string& next = w[i + 1].text;
+    if (w[i].text.empty() || next.rfind("chapter", 0) != 0 ||
+        next.rfind("chapters", 0) == 0) {
+      continue;
+    }
     const std::string name = bare_word(w[i].text);
     if (name.empty() || !std::islower(static_cast<unsigned char>(name[0]))) {
       continue;

@@ -1221,6 +1221,7 @@ TEST_CASE("a chapter named by its slug in prose must be a link; a "
     p.chapter("02-beta-gamma", R"md(As the alpha chapter showed, and the
 beta-gamma
 chapter's own text says. The no-such-thing chapter is missing.
+After [the alpha chapter](chapter:alpha), the alpha chapter again.
 )md");
     Tree before = p.tree();
     auto r = p.litbook({"check"});
@@ -1236,14 +1237,18 @@ chapter's own text says. The no-such-thing chapter is missing.
                 "chapter](chapter:beta-gamma)",
                 "chapters/02-beta-gamma.md:13: 'no-such-thing chapter' "
                 "names no chapter of the book (no chapter has the id "
-                "'no-such-thing')"});
+                "'no-such-thing')",
+                // The line of the mention, not of the link before it.
+                "chapters/02-beta-gamma.md:14: chapter 'alpha' is named in "
+                "prose without a link: write [the alpha chapter]"
+                "(chapter:alpha)"});
     REQUIRE(changes(before, p.tree()) == "");
   }
   SECTION("links, code, math and ordinary words pass") {
     p.chapter("02-beta-gamma", R"md(See [the alpha chapter](chapter:alpha),
 the [alpha](chapter:alpha) chapter, `alpha chapter` in code, $alpha$
 chapter in math, this chapter, the next chapter and a well-known
-chapter.
+chapter. The held-out chapters of a corpus are not chapters of the book.
 
 ```
 the alpha chapter, in a code block

@@ -1,6 +1,7 @@
-# An exercise's own test (PREFIX is exercise_NN): the exercise tests must fail on the starter
-# with each planted mistake alone (naming the tests that catch it), and
-# pass with every mistake fixed and on the book's implementation.
+# An exercise's own test (PREFIX is exercise_NN): the exercise tests
+# must fail on the starter with each planted mistake alone (naming the
+# tests that catch it), and pass with every mistake fixed and on the
+# book's implementation.
 include(${BUGS})
 file(READ ${VARIANTS}/status.txt status)
 string(STRIP "${status}" status)

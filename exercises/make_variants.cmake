@@ -1,9 +1,10 @@
 # Writes the starter with exactly one planted mistake left (bug_1.cpp,
 # bug_2.cpp, ...) and with none (fixed.cpp), from STARTER into OUT_DIR.
 # A mistake that sits in two places also has BUG_i_WRONG_2 and
-# BUG_i_RIGHT_2. If the starter no longer holds a mistake's text (a reader has edited
-# it), writes OUT_DIR/status.txt saying so and copies the starter
-# unchanged, so that the build still succeeds and the check reports it.
+# BUG_i_RIGHT_2. If the starter no longer holds a mistake's text (a
+# reader has edited it), writes OUT_DIR/status.txt saying so and copies
+# the starter unchanged, so that the build still succeeds and the check
+# reports it.
 include(${BUGS})
 file(READ ${STARTER} starter)
 set(status "ok")

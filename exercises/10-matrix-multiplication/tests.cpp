@@ -18,7 +18,9 @@ using Rows = std::vector<std::vector<double>>;
 // The row-major tensor holding `rows`.
 Tensor matrix(const Rows& rows) {
   std::vector<double> values;
-  for (const auto& row : rows) values.insert(values.end(), row.begin(), row.end());
+  for (const auto& row : rows) {
+    values.insert(values.end(), row.begin(), row.end());
+  }
   return Tensor({rows.size(), rows[0].size()}, values);
 }
 

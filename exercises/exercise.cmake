@@ -12,6 +12,11 @@
 # exercise, chNN) checks the starter as shipped.
 set(EXERCISE_TOOLS ${CMAKE_CURRENT_LIST_DIR})
 
+# One precompiled Catch2 header shared by every exercise's tests.
+add_library(exercise_catch_pch OBJECT ${EXERCISE_TOOLS}/catch_pch.cpp)
+target_link_libraries(exercise_catch_pch PRIVATE llm Catch2::Catch2)
+target_precompile_headers(exercise_catch_pch PRIVATE <catch2/catch.hpp>)
+
 function(add_book_exercise nn)
   set(here ${CMAKE_CURRENT_SOURCE_DIR})
   set(variants ${CMAKE_CURRENT_BINARY_DIR}/variants)
@@ -25,7 +30,7 @@ function(add_book_exercise nn)
   add_library(${tests} OBJECT tests.cpp)
   target_include_directories(${tests} PRIVATE ${here})
   target_link_libraries(${tests} PRIVATE llm Catch2::Catch2)
-  target_precompile_headers(${tests} PRIVATE <catch2/catch.hpp>)
+  target_precompile_headers(${tests} REUSE_FROM exercise_catch_pch)
 
   set(bug_sources "")
   set(bug_names "")

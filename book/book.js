@@ -236,6 +236,33 @@
   }
 
   /* ---------------------------------------------------------------- */
+  /* Wide display equations: reachable by keyboard when they scroll     */
+  /* ---------------------------------------------------------------- */
+
+  // A display equation wider than its column scrolls sideways; a scroll
+  // area only the mouse can reach fails keyboard users, so an
+  // overflowing one becomes focusable (arrow keys then scroll it) and
+  // is named for screen readers. Rechecked when the window resizes.
+  function setupEquationScroll() {
+    var blocks = document.querySelectorAll(".katex-display");
+    function update() {
+      Array.prototype.forEach.call(blocks, function (el) {
+        if (el.scrollWidth > el.clientWidth + 1) {
+          el.setAttribute("tabindex", "0");
+          el.setAttribute("role", "region");
+          el.setAttribute("aria-label", "Equation, scrolls sideways");
+        } else if (el.getAttribute("role") === "region") {
+          el.removeAttribute("tabindex");
+          el.removeAttribute("role");
+          el.removeAttribute("aria-label");
+        }
+      });
+    }
+    update();
+    window.addEventListener("resize", update);
+  }
+
+  /* ---------------------------------------------------------------- */
   /* Sidebar drawer (narrow screens)                                    */
   /* ---------------------------------------------------------------- */
 
@@ -757,6 +784,7 @@
     setupTheme();
     setupCopyButtons();
     setupTables();
+    setupEquationScroll();
     setupSidebar();
     setupTocHighlight();
     setupSearch();

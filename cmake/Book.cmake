@@ -131,25 +131,38 @@ if(LLM_SOURCES)
   target_include_directories(llm PUBLIC ${SNIPPETS_DIR})
 endif()
 add_dependencies(llm tangle)
+# The tangled code compiles through `litbook compile`, which adds after each
+# diagnostic about snippets/FILE:N the chapter line it came from.
+set(SNIPPET_LAUNCHER ${LITBOOK} compile
+    --lines ${LISTINGS_DIR}/snippet-lines.json -- ${CMAKE_CXX_COMPILER_LAUNCHER})
+if(LLM_SOURCES)
+  set_target_properties(llm PROPERTIES CXX_COMPILER_LAUNCHER "${SNIPPET_LAUNCHER}")
+endif()
 
+include(${BOOK_SOURCE}/cmake/Corpus.cmake)
+
+# Every demo runs with BOOK_CORPUS set and reruns when the corpus changes.
 set(BOOK_RUN_TARGETS "")
 foreach(stem IN LISTS LITBOOK_DEMOS)
   string(REGEX MATCH "^[0-9]+r?" number ${stem})
   set(exe ch${number})
   add_executable(${exe} ${SNIPPETS_DIR}/demos/${stem}.cpp)
   target_link_libraries(${exe} PRIVATE llm bookio)
+  set_target_properties(${exe} PROPERTIES CXX_COMPILER_LAUNCHER "${SNIPPET_LAUNCHER}")
   add_custom_command(
     OUTPUT ${STAMP_DIR}/${stem}.run.stamp
     BYPRODUCTS ${OUT_DIR}/${stem}.digest
-    COMMAND ${LITBOOK} run-demo --exe $<TARGET_FILE:${exe}>
+    COMMAND ${CMAKE_COMMAND} -E env BOOK_CORPUS=${BOOK_CORPUS}
+            ${LITBOOK} run-demo --exe $<TARGET_FILE:${exe}>
             --out ${OUT_DIR}/${stem} --chapter chapters/${stem}.md
             --model-dir ${MODEL_DIR} --timeout 60
     COMMAND ${CMAKE_COMMAND} -E touch ${STAMP_DIR}/${stem}.run.stamp
-    DEPENDS ${exe} litbook
+    DEPENDS ${exe} litbook ${BOOK_CORPUS}
     WORKING_DIRECTORY ${BOOK_SOURCE}
     COMMENT "Running the demo of ${stem}"
     VERBATIM)
   add_custom_target(run_${exe} DEPENDS ${STAMP_DIR}/${stem}.run.stamp)
+  add_dependencies(run_${exe} corpus)
   list(APPEND BOOK_RUN_TARGETS run_${exe})
 endforeach()
 

@@ -7,8 +7,9 @@ cd "$(dirname "$0")/.."
 packages=(cmake ninja-build g++ ccache pandoc doxygen catch2 libjs-katex
           nlohmann-json3-dev libfmt-dev nodejs
           emscripten   # the workbench of chapter 25 (its system libraries come prebuilt)
-          chromium poppler-utils  # browser tests and the PDF
-          python3-torch python3-numpy)  # the outside reference (AdamW)
+          chromium poppler-utils   # browser tests and the PDF
+          python3-torch python3-numpy   # the outside reference (AdamW)
+          bible-kjv bible-kjv-text)   # the corpus: the King James Bible
 # Debian's nodejs comes without npm; a Node.js that bundles it needs none.
 command -v npm > /dev/null || packages+=(npm)
 missing=()

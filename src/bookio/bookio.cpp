@@ -174,4 +174,22 @@ void figure(std::string_view name, const Plot& plot) {
   figure_svg(name, to_svg(plot));
 }
 
+std::string corpus_path() {
+  const char* env = std::getenv("BOOK_CORPUS");
+  if (env == nullptr || *env == '\0') {
+    throw std::runtime_error(
+        "corpus_path: the environment variable BOOK_CORPUS is not set; "
+        "the build sets it when it runs a demo (cmake --build build), or "
+        "set it to the extracted corpus, build/corpus/kjv.txt");
+  }
+  std::ifstream in(env, std::ios::binary);
+  if (!in) {
+    throw std::runtime_error(
+        std::string("corpus_path: BOOK_CORPUS is '") + env +
+        "', which cannot be opened for reading; build the corpus with "
+        "cmake --build build --target corpus");
+  }
+  return env;
+}
+
 }  // namespace book

@@ -101,4 +101,10 @@ void figure(std::string_view name, const Plot& plot);
 /// Publishes a ready SVG document as figures/NAME.svg.
 void figure_svg(std::string_view name, std::string_view svg);
 
+/// The path of the book's corpus file (build/corpus/kjv.txt), from the
+/// environment variable BOOK_CORPUS that the build sets when it runs a
+/// demo. Throws std::runtime_error when the variable is unset or empty
+/// or the file cannot be opened for reading.
+std::string corpus_path();
+
 }  // namespace book

@@ -13,6 +13,7 @@ namespace {
 
 constexpr double kWidth = 640, kHeight = 400;
 constexpr double kLeft = 72, kRight = 24, kTop = 40, kBottom = 56;
+constexpr double kLegendRow = 18;  // height of one legend entry
 const char* const kColours[] = {"#1f6fb4", "#c2410c", "#15803d", "#7e22ce"};
 
 std::string xml(std::string_view s) {
@@ -111,11 +112,17 @@ std::string to_svg(const Plot& plot) {
   }
   Axis ax = make_axis(plot.log_x, xs), ay = make_axis(plot.log_y, ys);
   double x0 = kLeft, x1 = kWidth - kRight, y0 = kHeight - kBottom, y1 = kTop;
+  // The legend sits below the x-axis label, one row per series, so that
+  // it can neither cover a line nor be cut off at the right edge.
+  const double height =
+      kHeight + 10 + kLegendRow * static_cast<double>(plot.series.size());
   std::string svg =
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 640 400\" "
-      "role=\"img\" font-family=\"sans-serif\" font-size=\"12\">\n"
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 640 " +
+      num(height) +
+      "\" role=\"img\" font-family=\"sans-serif\" font-size=\"12\">\n"
       "<title>" + xml(plot.title) + "</title>\n"
-      "<rect width=\"640\" height=\"400\" fill=\"#ffffff\"/>\n";
+      "<rect width=\"640\" height=\"" + num(height) +
+      "\" fill=\"#ffffff\"/>\n";
   svg += "<text x=\"320\" y=\"22\" text-anchor=\"middle\" font-size=\"14\">" +
          xml(plot.title) + "</text>\n";
   for (double t : ax.ticks()) {
@@ -147,8 +154,8 @@ std::string to_svg(const Plot& plot) {
     const char* colour = kColours[i % 4];
     std::string points;
     for (std::size_t k = 0; k < s.x.size(); ++k) {
-      points += (k ? " " : "") + num(ax.map(s.x[k], x0, x1)) + "," +
-                num(ay.map(s.y[k], y0, y1));
+      if (k) points += ' ';
+      points += num(ax.map(s.x[k], x0, x1)) + "," + num(ay.map(s.y[k], y0, y1));
     }
     svg += "<polyline fill=\"none\" stroke=\"" + std::string(colour) +
            "\" stroke-width=\"2\" points=\"" + points + "\"/>\n";
@@ -157,11 +164,11 @@ std::string to_svg(const Plot& plot) {
              num(ay.map(s.y[k], y0, y1)) + "\" r=\"3\" fill=\"" + colour +
              "\"/>\n";
     }
-    double ly = y1 + 16 + 18 * static_cast<double>(i);
-    svg += "<line x1=\"" + num(x1 - 150) + "\" y1=\"" + num(ly - 4) +
-           "\" x2=\"" + num(x1 - 126) + "\" y2=\"" + num(ly - 4) +
+    double ly = kHeight + 8 + kLegendRow * static_cast<double>(i);
+    svg += "<line x1=\"" + num(x0) + "\" y1=\"" + num(ly - 4) +
+           "\" x2=\"" + num(x0 + 24) + "\" y2=\"" + num(ly - 4) +
            "\" stroke=\"" + colour + "\" stroke-width=\"2\"/>\n";
-    svg += "<text x=\"" + num(x1 - 120) + "\" y=\"" + num(ly) +
+    svg += "<text x=\"" + num(x0 + 30) + "\" y=\"" + num(ly) +
            "\" fill=\"#111\">" + xml(s.label) + "</text>\n";
   }
   return svg + "</svg>\n";

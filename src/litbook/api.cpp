@@ -36,7 +36,7 @@ std::string decode_entities(std::string_view s) {
 
 // The value of attribute `name` in a start tag's text, or "".
 std::string attribute(std::string_view tag, std::string_view name) {
-  std::string key = " " + std::string(name) + "=\"";
+  std::string key = std::string(" ").append(name).append("=\"");
   auto at = tag.find(key);
   if (at == std::string_view::npos) return {};
   auto begin = at + key.size();
@@ -48,8 +48,8 @@ std::string attribute(std::string_view tag, std::string_view name) {
 // The text of the first <name>...</name> in `xml` from `from`.
 std::string element_text(std::string_view xml, std::string_view name,
                          std::size_t from = 0) {
-  std::string open = "<" + std::string(name) + ">";
-  std::string close = "</" + std::string(name) + ">";
+  std::string open = std::string("<").append(name).append(">");
+  std::string close = std::string("</").append(name).append(">");
   auto begin = xml.find(open, from);
   if (begin == std::string_view::npos) return {};
   begin += open.size();
@@ -63,7 +63,7 @@ std::string element_text(std::string_view xml, std::string_view name,
 std::pair<std::string_view, std::size_t> start_tag(std::string_view xml,
                                                     std::string_view name,
                                                     std::size_t from = 0) {
-  std::string open = "<" + std::string(name) + " ";
+  std::string open = std::string("<").append(name).append(" ");
   auto at = xml.find(open, from);
   if (at == std::string_view::npos) return {{}, std::string_view::npos};
   auto end = xml.find('>', at);

@@ -1,7 +1,10 @@
 #include "chapter.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cstdio>
+#include <optional>
 #include <set>
 
 namespace litbook {
@@ -291,8 +294,12 @@ std::string inline_text(const Json& inlines) {
       out += ' ';
     } else if (t == "Code" || t == "Math") {
       out += node["c"][1].get<std::string>();
-    } else if (t == "Span" || t == "Link" || t == "Quoted" || t == "Cite" ||
-               t == "Image") {
+    } else if (t == "Quoted") {  // [kind, inlines], marks kept as Pandoc does
+      bool single = node["c"][0]["t"] == "SingleQuote";
+      out += single ? "\u2018" : "\u201c";
+      out += inline_text(node["c"][1]);
+      out += single ? "\u2019" : "\u201d";
+    } else if (t == "Span" || t == "Link" || t == "Cite" || t == "Image") {
       out += inline_text(node["c"][1]);  // [attr or kind, inlines, ...]
     } else if (t == "Emph" || t == "Strong" || t == "Strikeout" ||
                t == "Superscript" || t == "Subscript" || t == "SmallCaps" ||
@@ -301,6 +308,10 @@ std::string inline_text(const Json& inlines) {
     }
   }
   return out;
+}
+
+std::string region_anchor(const std::string& name, bool revision) {
+  return "region-" + name + (revision ? "-revised" : "");
 }
 
 Json simplify_document(Json doc) {
@@ -323,6 +334,40 @@ bool is_fence(const std::string& line, char* kind) {
   if (line.compare(i, 3, std::string(3, c)) != 0) return false;
   if (kind) *kind = c;
   return true;
+}
+
+// The length of the fence that opens `line` (3 or more backticks or
+// tildes after at most three spaces), and whether an info string follows.
+std::size_t fence_length(const std::string& line, char kind, bool* info) {
+  std::size_t i = line.find_first_not_of(' ');
+  if (i == std::string::npos || i > 3) return 0;
+  std::size_t end = line.find_first_not_of(kind, i);
+  std::size_t n = (end == std::string::npos ? line.size() : end) - i;
+  if (n < 3) return 0;
+  *info = end != std::string::npos &&
+          line.find_first_not_of(" \t\r", end) != std::string::npos;
+  return n;
+}
+
+// A line inside a fenced block that opens a fence of the same kind and at
+// least the same length with an info string (```{.output}) was almost
+// certainly meant to start a new block: an earlier fence was left open.
+// (Only a closing fence could end the block, and one has no info string.)
+void find_swallowed_fences(const std::vector<std::string>& lines, int open,
+                           int close, char kind, const std::string& display,
+                           Diagnostics& diags) {
+  bool info = false;
+  std::size_t length =
+      fence_length(lines[static_cast<std::size_t>(open - 1)], kind, &info);
+  for (int l = open + 1; l < close; ++l) {
+    const std::string& text = lines[static_cast<std::size_t>(l - 1)];
+    if (fence_length(text, kind, &info) >= length && info) {
+      diags.add({display, l},
+                "'" + text + "' is inside the code block opened at line " +
+                    std::to_string(open) + "; close that block with " +
+                    std::string(length, kind) + " first");
+    }
+  }
 }
 
 // CommonMark closes an unterminated fence at the end of the document; the
@@ -353,9 +398,44 @@ void find_unterminated(const Json& node, const std::vector<std::string>& lines,
                                         std::string(3, open_kind) +
                                         " before the end of the file)");
     }
+    find_swallowed_fences(lines, r->line,
+                          std::min(close, static_cast<int>(lines.size()) + 1),
+                          open_kind, display, diags);
     return;
   }
   if (node.contains("c")) find_unterminated(node["c"], lines, display, diags);
+}
+
+// Pandoc's "YAML parse exception at line L, column C[:,]\nWHAT" counts
+// lines from the first line inside the front matter and columns from 0.
+// Returns it at the chapter's line and 1-based column, or nullopt for
+// another message. (Location has no column: the place is written whole
+// into its file field, with no line, so it prints as file:LINE:COL: .)
+std::optional<Diagnostic> yaml_error(const std::string& err,
+                                     const std::string& source,
+                                     const std::string& display) {
+  const std::string head = "YAML parse exception at line ";
+  auto at = err.find(head);
+  if (at == std::string::npos) return std::nullopt;
+  int line = 0, col = 0;
+  if (std::sscanf(err.c_str() + at + head.size(), "%d, column %d", &line,
+                  &col) != 2) {
+    return std::nullopt;
+  }
+  auto rest = err.find_first_not_of("0123456789", err.find("column ", at) + 7);
+  std::string what = rest == std::string::npos ? "" : err.substr(rest + 1);
+  for (char& c : what) c = c == '\n' ? ' ' : c;
+  while (!what.empty() && what.back() == ' ') what.pop_back();
+  while (!what.empty() && what.front() == ' ') what.erase(0, 1);
+  int open = 0;  // the line of the front matter's opening ---
+  auto lines = split_lines(source);
+  while (open < static_cast<int>(lines.size()) && lines[open] != "---") ++open;
+  std::string place = display + ":" + std::to_string(open + 1 + line) + ":" +
+                      std::to_string(col + 1);
+  Diagnostic d;  // filled in place: see report_file in util.hpp
+  d.where.file = place;
+  d.message = "front matter: " + what;
+  return d;
 }
 
 }  // namespace
@@ -376,6 +456,7 @@ Json parse_with_pandoc(const fs::path& path) {
     while (!msg.empty() && (msg.back() == '\n' || msg.back() == '\r')) {
       msg.pop_back();
     }
+    if (auto yaml = yaml_error(msg, source, display)) throw Failure({*yaml});
     throw Failure({display, 0}, "pandoc could not read the chapter: " + msg);
   }
   Json out = simplify_document(Json::parse(std::move(result.out)));

@@ -104,6 +104,10 @@ struct Chapter {
   std::vector<Heading> headings;
   std::vector<UnboundNumber> unbound;
   std::vector<UnboundNumber> stray_tex;  ///< "$" or "\cmd" outside math
+  /// The words of the prose in order, outside code, math, links and value
+  /// spans; each of those leaves an empty word, so that no two words
+  /// around it look adjacent (the lint of chapter mentions reads them).
+  std::vector<UnboundNumber> prose_words;
 
   Location at(int line) const { return {display, line}; }
 };
@@ -127,6 +131,11 @@ Chapter load_chapter(const fs::path& path,
 
 /// Plain text of a list of Pandoc inlines.
 std::string inline_text(const Json& inlines);
+
+/// The id of a region's listing on its page: region-NAME, or
+/// region-NAME-revised for a revision. Check's anchors and render's ids
+/// both come from here.
+std::string region_anchor(const std::string& name, bool revision);
 
 /// Reads an attribute from a Pandoc Attr ([id, classes, [[k, v]...]]).
 std::optional<std::string> attr_get(const Json& attr, std::string_view key);

@@ -1,6 +1,7 @@
 #include "check.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <regex>
@@ -186,7 +187,139 @@ void check_links(const Chapter& ch, const BookIndex& index,
   }
 }
 
+// A word with the punctuation around it removed: "(tensor-views," ->
+// "tensor-views".
+std::string bare_word(const std::string& w) {
+  auto keep = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '-';
+  };
+  std::size_t a = 0, b = w.size();
+  while (a < b && !keep(w[a])) ++a;
+  while (b > a && !keep(w[b - 1])) --b;
+  return w.substr(a, b - a);
+}
+
+// The first line at or after `from` (0-based) that holds `word` between
+// non-word characters; prose words carry no position of their own, so
+// a mention is placed by searching the source. Returns 0 if none.
+int find_line(const std::vector<std::string>& lines, std::size_t& from,
+              const std::string& word) {
+  auto word_char = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_';
+  };
+  for (std::size_t i = from; i < lines.size(); ++i) {
+    const std::string& l = lines[i];
+    for (auto at = l.find(word); at != std::string::npos;
+         at = l.find(word, at + 1)) {
+      bool left = at == 0 || !word_char(l[at - 1]);
+      bool right = at + word.size() >= l.size() || !word_char(l[at + word.size()]);
+      if (left && right) {
+        from = i;
+        return static_cast<int>(i) + 1;
+      }
+    }
+  }
+  return 0;
+}
+
+// "the tensor-autodiff chapter" in prose: a chapter named by its id
+// must be a link, and "the kv-cache chapter", a hyphenated name of no
+// chapter, is reported too. A link, code, math or a value span between
+// the words breaks the pair (each leaves an empty word).
+void check_mentions(const Chapter& ch, const BookIndex& index,
+                    std::vector<Diagnostic>& diags) {
+  const auto& w = ch.prose_words;
+  std::vector<std::string> lines;
+  std::size_t cursor = 0;
+  for (std::size_t i = 0; i + 1 < w.size(); ++i) {
+    if (w[i].text.empty() || w[i + 1].text.rfind("chapter", 0) != 0) continue;
+    const std::string name = bare_word(w[i].text);
+    if (name.empty() || !std::islower(static_cast<unsigned char>(name[0]))) {
+      continue;
+    }
+    const bool known = index.by_id(name) != nullptr;
+    const bool after_the =
+        i > 0 && (w[i - 1].text == "the" || w[i - 1].text == "The");
+    if (!known && !(after_the && name.find('-') != std::string::npos)) {
+      continue;
+    }
+    if (lines.empty()) {
+      lines = split_lines(read_file(ch.path));
+      if (!lines.empty() && lines[0] == "---") {  // skip the front matter
+        auto end = std::find(lines.begin() + 1, lines.end(), "---");
+        if (end != lines.end()) cursor = static_cast<std::size_t>(end - lines.begin()) + 1;
+      }
+    }
+    const int line = find_line(lines, cursor, name);
+    if (known) {
+      diags.push_back({ch.at(line),
+                       "chapter '" + name + "' is named in prose without a "
+                       "link: write [the " + name + " chapter](chapter:" +
+                           name + ")"});
+    } else {
+      diags.push_back({ch.at(line),
+                       "'" + name + " chapter' names no chapter of the book "
+                       "(no chapter has the id '" + name + "')"});
+    }
+  }
+}
+
+// A decimal with four or more significant digits inside math (0.8485,
+// 1.6487, 0.001999) is a computed result that no check compares with the
+// demo; shorter ones (0.999, 0.001, 1.5) are usually chosen inputs.
+void check_math_numbers(const Chapter& ch, std::vector<Diagnostic>& diags) {
+  for (const auto& m : ch.math) {
+    const std::string& s = m.tex;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      if (!std::isdigit(static_cast<unsigned char>(s[i])) ||
+          (i > 0 && (std::isalnum(static_cast<unsigned char>(s[i - 1])) ||
+                     s[i - 1] == '.' || s[i - 1] == '\\'))) {
+        continue;
+      }
+      std::size_t j = i;
+      while (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j]))) ++j;
+      std::size_t fraction = 0;
+      if (j + 1 < s.size() && s[j] == '.') {
+        std::size_t k = j + 1;
+        while (k < s.size() && std::isdigit(static_cast<unsigned char>(s[k]))) ++k;
+        fraction = k - j - 1;
+        j = k;
+      }
+      const std::string digits = s.substr(i, j - i);
+      const std::size_t first = digits.find_first_of("123456789");
+      std::size_t significant = 0;
+      for (std::size_t d = first; d < digits.size(); ++d) {
+        significant += digits[d] != '.' ? 1 : 0;
+      }
+      if (fraction > 0 && first != std::string::npos && significant >= 4) {
+        const std::string number = s.substr(i, j - i);
+        diags.push_back({ch.at(m.line),
+                         "number '" + number + "' in math is not checked: "
+                         "move it out of the math as [" + number +
+                             "]{value=NAME}, or as [" + number +
+                             "]{.lit} if it is an input"});
+      }
+      i = j;
+    }
+  }
+}
+
 }  // namespace
+
+std::vector<Diagnostic> missing_placements(const Chapter& ch,
+                                           const DemoOutputs& out) {
+  std::vector<Diagnostic> diags;
+  for (const auto& p : ch.placements) {
+    bool ok = p.kind == "table" ? out.has_table(p.name)
+                                : out.has_figure(p.name);
+    if (!ok) {
+      diags.push_back({ch.at(p.line), p.kind + " '" + p.name +
+                                          "' is not published by demos/" +
+                                          ch.stem + ".cpp"});
+    }
+  }
+  return diags;
+}
 
 std::vector<Diagnostic> check_chapter(const Chapter& ch,
                                       const DemoOutputs& out,
@@ -200,15 +333,12 @@ std::vector<Diagnostic> check_chapter(const Chapter& ch,
   } else if (needs_demo) {
     check_output(ch, out, diags);
     check_values(ch, out, diags);
-    for (const auto& p : ch.placements) {
-      bool ok = p.kind == "table" ? out.has_table(p.name)
-                                  : out.has_figure(p.name);
-      if (!ok) {
-        diags.push_back({ch.at(p.line), p.kind + " '" + p.name +
-                                            "' is not published by demos/" +
-                                            ch.stem + ".cpp"});
-      }
-    }
+    for (auto& d : missing_placements(ch, out)) diags.push_back(std::move(d));
+  }
+  if (!ch.output && out.present && !out.stdout_text.empty()) {
+    diags.push_back({ch.at(1), "demos/" + ch.stem + ".cpp prints a report "
+                               "but the chapter has no output block "
+                               "(```{.output}) to check it against"});
   }
   for (const auto& n : ch.unbound) {
     diags.push_back({ch.at(n.line),
@@ -222,6 +352,8 @@ std::vector<Diagnostic> check_chapter(const Chapter& ch,
                      "dollar signs unbalanced?)"});
   }
   check_links(ch, index, diags);
+  check_mentions(ch, index, diags);
+  check_math_numbers(ch, diags);
   std::stable_sort(diags.begin(), diags.end(),
                    [](const Diagnostic& a, const Diagnostic& b) {
                      return a.where.line < b.where.line;

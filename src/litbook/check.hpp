@@ -27,6 +27,12 @@ struct Expected {
 };
 Expected expected_value_text(const Json& value, const std::string& written);
 
+/// The chapter's table and figure divs that name something the demo did
+/// not publish into `out.dir`. Check reports them, and render refuses them
+/// with the same messages before writing anything.
+std::vector<Diagnostic> missing_placements(const Chapter& ch,
+                                           const DemoOutputs& out);
+
 /// Every difference between the chapter and its demo, plus unbound
 /// numbers and broken links. An empty result means the chapter passes.
 std::vector<Diagnostic> check_chapter(const Chapter& ch,

@@ -23,6 +23,7 @@ struct Walker {
   Diagnostics& diags;
   std::set<std::string> known_values;
   bool in_caption_div = false;
+  bool in_link = false;
 
   void blocks(const Json& list) {
     for (const auto& b : list) block(b);
@@ -30,6 +31,7 @@ struct Walker {
 
   void block(const Json& node) {
     const std::string& t = node["t"].get_ref<const std::string&>();
+    ch.prose_words.push_back({"", 0});  // words of two blocks never meet
     if (t == "Para" || t == "Plain") {
       inlines(node["c"], false);
     } else if (t == "Header") {
@@ -224,6 +226,9 @@ struct Walker {
     const std::string& t = node["t"].get_ref<const std::string&>();
     if (t == "Str") {
       if (!exempt) lint(node["c"].get<std::string>(), line);
+      if (!in_link) ch.prose_words.push_back({node["c"].get<std::string>(), line});
+    } else if (t == "Code" || t == "RawInline") {
+      ch.prose_words.push_back({"", line});
     } else if (t == "Span") {
       const Json& attr = node["c"][0];
       int here = attr_line(attr);
@@ -234,6 +239,7 @@ struct Walker {
         ValueRef v{*name, inline_text(node["c"][1]),
                    range.value_or(SourceRange{})};
         ch.values.push_back(v);
+        ch.prose_words.push_back({"", line});
         return;
       }
       bool literal = attr_has_class(attr, "lit");
@@ -241,11 +247,16 @@ struct Walker {
     } else if (t == "Math") {
       ch.math.push_back({node["c"][1].get<std::string>(),
                          node["c"][0]["t"] == "DisplayMath", line});
+      ch.prose_words.push_back({"", line});
     } else if (t == "Link") {
       const Json& attr = node["c"][0];
       int here = attr_line(attr) ? attr_line(attr) : line;
       ch.links.push_back({node["c"][2][0].get<std::string>(), here});
+      ch.prose_words.push_back({"", here});
+      const bool outer = in_link;
+      in_link = true;
       inlines(node["c"][1], exempt, here);
+      in_link = outer;
     } else if (t == "Emph" || t == "Strong" || t == "Strikeout" ||
                t == "Superscript" || t == "Subscript" || t == "SmallCaps" ||
                t == "Underline") {
@@ -321,6 +332,20 @@ struct Walker {
   }
 };
 
+// Links inside front-matter inlines (objectives, prerequisites), so that
+// the check resolves them like links in the prose; reported at line 1.
+void meta_links(const Json& node, Chapter& ch) {
+  if (node.is_array()) {
+    for (const auto& child : node) meta_links(child, ch);
+    return;
+  }
+  if (!node.is_object() || !node.contains("t")) return;
+  if (node["t"] == "Link") {
+    ch.links.push_back({node["c"][2][0].get<std::string>(), 1});
+  }
+  if (node.contains("c")) meta_links(node["c"], ch);
+}
+
 void read_front_matter(Chapter& ch, Diagnostics& diags) {
   const Json& meta = ch.meta;
   auto need = [&](const char* key) -> std::string {
@@ -346,6 +371,8 @@ void read_front_matter(Chapter& ch, Diagnostics& diags) {
     } else if (meta[key]["t"] != "MetaList") {
       diags.add(ch.at(1), std::string("front matter: '") + key +
                               "' must be a list");
+    } else {
+      meta_links(meta[key]["c"], ch);
     }
   }
   if (!ch.id.empty()) {
@@ -410,7 +437,7 @@ Json index_to_json(const Chapter& ch) {
     anchors.push_back(h.id);
   }
   for (const auto& r : ch.regions) {
-    if (!r.hidden) anchors.push_back("region-" + r.name);
+    if (!r.hidden) anchors.push_back(region_anchor(r.name, !r.revise.empty()));
   }
   for (const auto& p : ch.placements) anchors.push_back(p.kind + "-" + p.name);
   return Json{{"id", ch.id},         {"stem", ch.stem},

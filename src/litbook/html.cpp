@@ -27,6 +27,63 @@ const char* kCallouts[][2] = {{"prediction", "Predict first"},
 
 std::string str(const Json& j) { return j.get<std::string>(); }
 
+// The attribute names Pandoc's html5 writer writes as they are (any other
+// name gets a "data-" prefix, unless it has one already, starts with
+// "aria-" or holds a ':'). Measured on Pandoc 2.17 by writing a span with
+// each candidate name; kept between spaces for a whole-word search.
+constexpr std::string_view kHtml5Attributes =
+    " "
+    "abbr about accept accept-charset accesskey action allow "
+    "allowfullscreen alt as async autocapitalize autocomplete autofocus "
+    "autoplay charset checked cite color cols colspan content "
+    "contenteditable controls coords crossorigin data datatype datetime "
+    "decoding default defer dir dirname disabled download draggable "
+    "enctype enterkeyhint for form formaction formenctype formmethod "
+    "formnovalidate formtarget headers height hidden high href hreflang "
+    "http-equiv imagesizes imagesrcset inputmode integrity is ismap "
+    "itemid itemprop itemref itemscope itemtype kind label lang list "
+    "loading loop low manifest max maxlength media method min minlength "
+    "multiple muted name nomodule nonce novalidate onabort onafterprint "
+    "onauxclick onbeforeprint onbeforeunload onblur oncancel oncanplay "
+    "oncanplaythrough onchange onclick onclose oncontextmenu oncopy "
+    "oncuechange oncut ondblclick ondrag ondragend ondragenter "
+    "ondragexit ondragleave ondragover ondragstart ondrop "
+    "ondurationchange onemptied onended onerror onfocus onhashchange "
+    "oninput oninvalid onkeydown onkeypress onkeyup onlanguagechange "
+    "onload onloadeddata onloadedmetadata onloadend onloadstart "
+    "onmessage onmessageerror onmousedown onmouseenter onmouseleave "
+    "onmousemove onmouseout onmouseover onmouseup onoffline ononline "
+    "onpagehide onpageshow onpaste onpause onplay onplaying onpopstate "
+    "onprogress onratechange onrejectionhandled onreset onresize "
+    "onscroll onsecuritypolicyviolation onseeked onseeking onselect "
+    "onstalled onstorage onsubmit onsuspend ontimeupdate ontoggle "
+    "onunhandledrejection onunload onvolumechange onwaiting onwheel open "
+    "optimum pattern ping placeholder playsinline poster prefix preload "
+    "property readonly referrerpolicy rel required resource rev reversed "
+    "role rows rowspan sandbox scope selected shape size sizes slot span "
+    "spellcheck src srcdoc srclang srcset start step style tabindex "
+    "target title translate type typemustmatch typeof usemap value vocab "
+    "width wrap ";
+
+// The type attribute Pandoc writes for an ordered list's number style.
+std::string list_type(const std::string& style) {
+  if (style == "Decimal" || style == "Example") return " type=\"1\"";
+  if (style == "LowerAlpha") return " type=\"a\"";
+  if (style == "UpperAlpha") return " type=\"A\"";
+  if (style == "LowerRoman") return " type=\"i\"";
+  if (style == "UpperRoman") return " type=\"I\"";
+  return {};  // DefaultStyle
+}
+
+bool is_html5_attribute(const std::string& key) {
+  if (key.rfind("data-", 0) == 0 || key.rfind("aria-", 0) == 0 ||
+      key.find(':') != std::string::npos) {
+    return true;
+  }
+  return kHtml5Attributes.find(std::string(" ").append(key).append(" ")) !=
+         std::string_view::npos;
+}
+
 }  // namespace
 
 std::string HtmlWriter::attrs(const Json& attr, std::string extra) const {
@@ -35,17 +92,19 @@ std::string HtmlWriter::attrs(const Json& attr, std::string extra) const {
   if (!id.empty()) out += " id=\"" + escape_html(id) + "\"";
   std::string classes = std::move(extra);
   for (const auto& c : attr[1]) {
-    classes += (classes.empty() ? "" : " ") + str(c);
+    if (!classes.empty()) classes += ' ';
+    classes += str(c);
   }
   if (!classes.empty()) out += " class=\"" + escape_html(classes) + "\"";
   for (const auto& kv : attr[2]) {
     std::string key = str(kv[0]);
     if (key == "data-pos") continue;
-    if (key.rfind("data-", 0) != 0 && key != "title" && key != "lang" &&
-        key != "dir") {
-      key = "data-" + key;
-    }
-    out += " " + escape_html(key) + "=\"" + escape_html(str(kv[1])) + "\"";
+    if (!is_html5_attribute(key)) key.insert(0, "data-");
+    out += ' ';
+    out += escape_html(key);
+    out += "=\"";
+    out += escape_html(str(kv[1]));
+    out += '"';
   }
   return out;
 }
@@ -83,7 +142,9 @@ std::string HtmlWriter::block(const Json& node) {
     std::string open = "<ul>";
     if (ordered) {
       int start = c[0][0].get<int>();
-      open = start == 1 ? "<ol>" : "<ol start=\"" + std::to_string(start) + "\">";
+      open = "<ol";
+      if (start != 1) open += " start=\"" + std::to_string(start) + "\"";
+      open += list_type(c[0][1]["t"].get<std::string>()) + ">";
     }
     std::string out = open + "\n";
     for (const auto& item : items) {
@@ -142,8 +203,11 @@ std::string HtmlWriter::inline_node(const Json& node) {
   if (t == "RawInline") return str(c[0]) == "html" ? str(c[1]) : std::string();
   if (t == "Link") return link(node);
   if (t == "Image") {
-    return "<img src=\"" + escape_html(str(c[2][0])) + "\" alt=\"" +
-           escape_html(inline_text(c[1])) + "\"" + attrs(c[0]) + ">";
+    std::string title = str(c[2][1]);
+    return "<img src=\"" + escape_html(str(c[2][0])) + "\"" +
+           (title.empty() ? "" : " title=\"" + escape_html(title) + "\"") +
+           " alt=\"" + escape_html(inline_text(c[1])) + "\"" + attrs(c[0]) +
+           ">";
   }
   if (t == "Note") {
     notes_.push_back(blocks(c));
@@ -200,8 +264,16 @@ std::string HtmlWriter::code_block(const Json& node) {
     if (attr_has_class(attr, "hidden")) return {};
     return listing(attr, code);
   }
+  // An ordinary block, written as Pandoc writes it: highlighted languages
+  // in a div.sourceCode carrying the block's id, others as a plain <pre>
+  // with the block's id, classes and attributes.
   std::string lang = attr[1].empty() ? "" : str(attr[1][0]);
-  return ctx_.highlight(lang, code) + "\n";
+  const std::string& id = attr[0].get_ref<const std::string&>();
+  if (ctx_.highlights && ctx_.highlights(lang)) {
+    return ctx_.highlight(lang, code, id) + "\n";
+  }
+  return "<pre" + attrs(attr) + "><code>" + escape_html(code) +
+         "</code></pre>\n";
 }
 
 std::string HtmlWriter::listing(const Json& attr, const std::string& code) {
@@ -221,7 +293,7 @@ std::string HtmlWriter::listing(const Json& attr, const std::string& code) {
   }
   std::string extra;
   std::string classes = "listing";
-  std::string id = "region-" + name;
+  std::string id = region_anchor(name, !revise.empty());
   if (!revise.empty()) {
     classes += " revision";
     std::string origin = facts.value("origin", "");
@@ -233,12 +305,12 @@ std::string HtmlWriter::listing(const Json& attr, const std::string& code) {
                "</span>";
     std::string previous = facts.value("previous", "");
     extra = "<details class=\"listing-diff\"><summary>What changed</summary>" +
-            ctx_.highlight("diff", line_diff(previous, code)) + "</details>";
-    id += "-revised";
+            ctx_.highlight("diff", line_diff(previous, code), "") +
+            "</details>";
   }
   return "<figure class=\"" + classes + "\" id=\"" + escape_html(id) +
          "\"><figcaption>" + caption + "</figcaption>" +
-         ctx_.highlight(lang, code) + api_links(facts) + extra +
+         ctx_.highlight(lang, code, "") + api_links(facts) + extra +
          "</figure>\n";
 }
 

@@ -25,8 +25,12 @@ struct HtmlContext {
   Json listings = Json::object();
   /// The API reference's symbols (empty: listings link nothing).
   const std::vector<ApiSymbol>* api = nullptr;
-  std::function<std::string(const std::string& lang, const std::string& code)>
+  /// Highlighted HTML (a div.sourceCode, with `id` when not empty).
+  std::function<std::string(const std::string& lang, const std::string& code,
+                            const std::string& id)>
       highlight;
+  /// Whether `highlight` colours this language (else a plain block).
+  std::function<bool(const std::string& lang)> highlights;
   std::function<std::string(const std::string& tex, bool display)> math;
   std::function<std::string(const std::string& name)> table;   ///< HTML
   std::function<std::string(const std::string& name)> figure;  ///< SVG

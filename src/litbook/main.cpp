@@ -33,6 +33,7 @@ const char* kUsage =
     "  verify-site  check a built book: links, anchors, KaTeX errors\n"
     "  search-index write the search index of the rendered chapters\n"
     "  api-symbols  list the API reference's symbols for listings\n"
+    "  compile    run a compiler; name the chapter line of each diagnostic\n"
     "\n"
     "Every command takes --root DIR (the project root, default: .) and\n"
     "--help. Errors are reported as chapters/NN-slug.md:LINE: message.\n";
@@ -78,6 +79,16 @@ const std::map<std::string, CommandSpec>& specs() {
         "(listing facts for render), --stamp FILE.\n",
         {"upto", "out", "model-dir", "listings", "stamp", "root"},
         {"check", "force"}}},
+      {"compile",
+       {"usage: litbook compile --lines FILE -- COMPILER ARGS...\n"
+        "\n"
+        "Runs the compiler (the build uses it as the compiler launcher of the\n"
+        "tangled code). Its output passes through unchanged; after each\n"
+        "diagnostic about a line of snippets/ that a chapter wrote, a line\n"
+        "chapters/NN-slug.md:LINE: (snippets/FILE:N) names that chapter line.\n"
+        "FILE is the snippet-lines.json that tangle --listings DIR writes.\n",
+        {"lines", "root"},
+        {}}},
       {"check",
        {"usage: litbook check [--update] [CHAPTER.md...]\n"
         "\n"
@@ -178,6 +189,10 @@ Args parse_args(int argc, char** argv) {
   const CommandSpec& spec = it->second;
   for (int i = 2; i < argc; ++i) {
     std::string arg = argv[i];
+    if (arg == "--") {  // the rest is a command line (litbook compile)
+      for (++i; i < argc; ++i) a.positional.push_back(argv[i]);
+      break;
+    }
     if (arg == "--help" || arg == "-h") {
       a.flags.insert("help");
       continue;
@@ -346,12 +361,46 @@ int cmd_tangle(const Args& a) {
       write_if_changed(fs::path(*listings) / (stem + ".listings.json"),
                        facts.dump(1) + "\n");
     }
+    write_if_changed(fs::path(*listings) / "snippet-lines.json",
+                     origins_to_json(result).dump() + "\n");
   }
   // A changed manifest (snippets.cmake) needs no action here: it is one of
   // CMake's configure inputs, so Ninja regenerates build.ninja and
   // continues with the new set of files.
   touch(a.get("stamp"));
   return 0;
+}
+
+// "PATH:LINE:..." where PATH ends in snippets/FILE: FILE and LINE.
+std::optional<std::pair<std::string, int>> snippet_line(const std::string& l) {
+  auto at = l.find("snippets/");
+  auto colon = at == std::string::npos ? at : l.find(':', at);
+  if (colon == std::string::npos) return std::nullopt;
+  auto end = l.find_first_not_of("0123456789", colon + 1);
+  if (end == colon + 1 || end == std::string::npos || l[end] != ':') {
+    return std::nullopt;
+  }
+  return std::pair{l.substr(at + 9, colon - at - 9),
+                   std::stoi(l.substr(colon + 1, end - colon - 1))};
+}
+
+int cmd_compile(const Args& a) {
+  if (a.positional.empty()) throw Failure({}, "compile: give -- COMPILER ARGS...");
+  auto r = run_process(a.positional);
+  std::cout << r.out << std::flush;
+  auto text = read_file_if_exists(a.need("lines"));
+  Json origins = text ? Json::parse(*text) : Json::object();
+  for (const auto& line : split_lines(r.err)) {
+    std::cerr << line << "\n";
+    auto at = snippet_line(line);
+    auto from = at ? origin_of(origins, at->first, at->second) : std::nullopt;
+    auto rest = line.find(": ", line.find("snippets/"));
+    if (!from || rest == std::string::npos) continue;
+    std::cerr << from->file << ":" << from->line << ":"
+              << line.substr(rest + 1) << " (snippets/" << at->first << ":"
+              << at->second << ")\n";
+  }
+  return r.exit_code;
 }
 
 int cmd_run_demo(const Args& a) {
@@ -534,6 +583,7 @@ int run(int argc, char** argv) {
   if (a.command == "check") return cmd_check(a);
   if (a.command == "render") return cmd_render(a);
   if (a.command == "run-demo") return cmd_run_demo(a);
+  if (a.command == "compile") return cmd_compile(a);
   if (a.command == "book-index") return cmd_book_index(a);
   if (a.command == "publish") return cmd_publish(a);
   if (a.command == "search-index") {

@@ -58,6 +58,7 @@ struct Pending {
   std::string key;
   std::string a;  // lang or tex
   std::string b;  // code or "display"
+  std::string id = {};  // a highlighted block's own id, spliced in on use
 };
 
 std::string highlight_batch_plain(const std::string& code) {
@@ -257,6 +258,11 @@ std::string table_html(const Json& t) {
 
 void render_chapter(const Chapter& ch, const BookIndex& index,
                     const Json& listings, const RenderOptions& o) {
+  DemoOutputs published;
+  published.dir = o.outputs / ch.stem;
+  if (auto missing = missing_placements(ch, published); !missing.empty()) {
+    throw Failure(std::move(missing));
+  }
   Cache hl_cache(o.cache / "highlight"), tex_cache(o.cache / "katex");
   std::vector<Pending> code, math;
   std::map<std::string, std::string> resolved;
@@ -268,12 +274,16 @@ void render_chapter(const Chapter& ch, const BookIndex& index,
   ctx.index = &index;
   ctx.listings = listings;
   if (!o.api.empty()) ctx.api = &o.api;
-  ctx.highlight = [&](const std::string& lang, const std::string& text) {
+  ctx.highlight = [&](const std::string& lang, const std::string& text,
+                      const std::string& id) {
     if (!kHighlighted.count(lang)) return highlight_batch_plain(text);
     std::string key = hash_hex(lang + '\0' + text);
     std::string t = token('H', code.size());
-    code.push_back({t, key, lang, text});
+    code.push_back({t, key, lang, text, id});
     return t;
+  };
+  ctx.highlights = [](const std::string& lang) {
+    return kHighlighted.count(lang) > 0;
   };
   ctx.math = [&](const std::string& tex, bool display) {
     std::string key = hash_hex(std::string(display ? "D" : "I") + tex);
@@ -292,7 +302,10 @@ void render_chapter(const Chapter& ch, const BookIndex& index,
     return start == std::string::npos ? svg : svg.substr(start);
   };
   HtmlWriter w(ctx);
-  std::string body = w.blocks(ch.blocks) + w.footnotes();
+  // Two statements: the footnotes exist only once the blocks are written,
+  // and the operands of + are evaluated in an unspecified order.
+  std::string body = w.blocks(ch.blocks);
+  body += w.footnotes();
   auto objectives = meta_list_html(ch.meta, "objectives", w);
   auto prerequisites = meta_list_html(ch.meta, "prerequisites", w);
 
@@ -323,7 +336,12 @@ void render_chapter(const Chapter& ch, const BookIndex& index,
       char kind = text[i + 1];
       std::size_t n = std::stoul(text.substr(i + 2, end - i - 2));
       const Pending& p = kind == 'H' ? code.at(n) : math.at(n);
-      out += *(kind == 'H' ? hl_cache : tex_cache).get(p.key);
+      std::string html = *(kind == 'H' ? hl_cache : tex_cache).get(p.key);
+      const std::string div = "<div class=\"sourceCode\"";
+      if (!p.id.empty() && html.rfind(div, 0) == 0) {
+        html.insert(div.size(), " id=\"" + escape_html(p.id) + "\"");
+      }
+      out += html;
       i = end + 1;
     }
     text = std::move(out);

@@ -12,7 +12,7 @@ namespace {
 std::vector<std::string> attribute_values(const std::string& html,
                                           const std::string& name) {
   std::vector<std::string> out;
-  std::string key = " " + name + "=\"";
+  const std::string key = std::string(" ").append(name).append("=\"");
   std::size_t i = 0;
   while ((i = html.find(key, i)) != std::string::npos) {
     i += key.size();
@@ -24,18 +24,23 @@ std::vector<std::string> attribute_values(const std::string& html,
   return out;
 }
 
-std::string unescape(std::string s) {
-  std::size_t p;
-  while ((p = s.find("&amp;")) != std::string::npos) s.replace(p, 5, "&");
-  return s;
+std::string unescape(const std::string& s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size();) {
+    bool amp = s.compare(i, 5, "&amp;") == 0;
+    out += s[i];
+    i += amp ? 5 : 1;
+  }
+  return out;
 }
+
 
 }  // namespace
 
 std::vector<Diagnostic> verify_site(const fs::path& dir) {
   std::vector<Diagnostic> out;
   if (!fs::exists(dir / "index.html")) {
-    out.push_back({{display_path(dir), 0}, "no index.html: the book is not built"});
+    report_file(out, display_path(dir), "no index.html: the book is not built");
     return out;
   }
   std::map<fs::path, std::set<std::string>> ids;
@@ -55,10 +60,10 @@ std::vector<Diagnostic> verify_site(const fs::path& dir) {
     bool in_api = page.string().rfind(api.string(), 0) == 0;
     if (!in_api) {
       if (html.find("katex-error") != std::string::npos) {
-        out.push_back({{shown, 0}, "contains a KaTeX error"});
+        report_file(out, shown, "contains a KaTeX error");
       }
       if (html.find('\x01') != std::string::npos) {
-        out.push_back({{shown, 0}, "contains an unresolved placeholder"});
+        report_file(out, shown, "contains an unresolved placeholder");
       }
     }
     // Links, and on the book's own pages the scripts and images they load.
@@ -84,13 +89,13 @@ std::vector<Diagnostic> verify_site(const fs::path& dir) {
                             ? page
                             : fs::weakly_canonical(page.parent_path() / file);
       if (!fs::exists(target)) {
-        out.push_back({{shown, 0}, "broken link '" + href + "'"});
+        report_file(out, shown, "broken link '" + href + "'");
         continue;
       }
       if (fs::is_directory(target)) target /= "index.html";
       if (!anchor.empty() && target.extension() == ".html" &&
           !ids[target].count(anchor)) {
-        out.push_back({{shown, 0}, "link '" + href + "' names a missing anchor"});
+        report_file(out, shown, "link '" + href + "' names a missing anchor");
       }
     }
   }

@@ -126,8 +126,13 @@ struct Expander {
   std::map<std::string, std::vector<int>> region_lines;
   std::size_t counted = 0;  // bytes of the current body already counted
   int next = 1;             // body line number of the next line written
+  // The chapter line of every region line written, per file (for mapping
+  // compiler diagnostics back to the chapters).
+  std::map<std::string, std::map<int, Location>> origins;
+  std::string file;
 
-  void start_file() {
+  void start_file(const std::string& name) {
+    file = name;
     counted = 0;
     next = 1;
   }
@@ -147,10 +152,14 @@ struct Expander {
       out += " (revised in " + chapter_id(e.info.revised_in) + ")";
     }
     out += "\n";
+    int offset = 0;  // of the line in the region's code block
     for (const auto& line : split_lines(e.info.code)) {
+      ++offset;
       auto p = placeholder(line);
       if (!p) {
-        region_lines[name].push_back(next_line(out) + kHeaderLines);
+        int at = next_line(out) + kHeaderLines;
+        region_lines[name].push_back(at);
+        origins[file][at] = {e.info.code_from, e.info.code_line + offset};
         out += line.empty() ? "\n" : indent + line + "\n";
         continue;
       }
@@ -251,6 +260,8 @@ TangleResult tangle(const std::vector<ChapterCode>& chapters) {
                                        {"previous", info.code}};
         info.previous_code = info.code;
         info.code = r.code;
+        info.code_from = ch.display;
+        info.code_line = r.line;
         info.revised_in = ch.stem;
         s.file_chapters[info.file].push_back(ch.stem);
         continue;
@@ -267,6 +278,8 @@ TangleResult tangle(const std::vector<ChapterCode>& chapters) {
       e.info.chapter = ch.stem;
       e.info.code = r.code;
       e.info.line = r.line;
+      e.info.code_from = ch.display;
+      e.info.code_line = r.line;
       if (!r.fill.empty()) {
         auto slots = known_slots(s);
         if (!slots.count(r.fill)) {
@@ -308,12 +321,12 @@ TangleResult tangle(const std::vector<ChapterCode>& chapters) {
   diags.throw_if_any();
 
   TangleResult result;
-  Expander ex{s, diags, {}, {}, 0, 1};
+  Expander ex{s, diags, {}, {}, 0, 1, {}, {}};
   for (const auto& file : s.file_list) {
     std::string body;
     std::vector<std::string> stack;
     bool first = true;
-    ex.start_file();
+    ex.start_file(file);
     for (const auto& name : s.file_order.at(file)) {
       if (!first) body += "\n";
       first = false;
@@ -347,6 +360,7 @@ TangleResult tangle(const std::vector<ChapterCode>& chapters) {
     }
   }
   result.listings = std::move(listings);
+  result.origins = std::move(ex.origins);
   return result;
 }
 
@@ -388,23 +402,56 @@ std::vector<Diagnostic> check_tangle(const TangleResult& result,
     fs::path p = dir / file;
     auto current = read_file_if_exists(p);
     if (!current) {
-      out.push_back({{display_path(p), 0}, "missing; run the build (or "
-                                           "litbook tangle) to create it"});
+      report_file(out, display_path(p), "missing; run the build (or "
+                                             "litbook tangle) to create it");
     } else if (*current != bytes) {
       bool hand = file != kManifest && checksum_intact(*current) == false;
-      out.push_back({{display_path(p), 0},
-                     (hand ? "edited by hand; " : "out of date; ") +
-                         first_difference(bytes, *current)});
+      report_file(out, display_path(p),
+                  (hand ? "edited by hand; " : "out of date; ") +
+                      first_difference(bytes, *current));
     }
   }
   for (const auto& file : have) {
     if (!result.files.count(file)) {
-      out.push_back({{display_path(dir / file), 0},
-                     "not produced by any chapter (delete it, or move its "
-                     "code into a chapter)"});
+      report_file(out, display_path(dir / file),
+                  "not produced by any chapter (delete it, or move its "
+                  "code into a chapter)");
     }
   }
   return out;
+}
+
+Json origins_to_json(const TangleResult& result) {
+  Json out = Json::object();
+  for (const auto& [file, lines] : result.origins) {
+    Json runs = Json::array();
+    for (const auto& [at, where] : lines) {
+      if (!runs.empty()) {
+        Json& last = runs.back();
+        int n = last[3].get<int>();
+        if (last[0].get<int>() + n == at && last[1] == where.file &&
+            last[2].get<int>() + n == where.line) {
+          last[3] = n + 1;
+          continue;
+        }
+      }
+      runs.push_back({at, where.file, where.line, 1});
+    }
+    out[file] = std::move(runs);
+  }
+  return out;
+}
+
+std::optional<Location> origin_of(const Json& origins, const std::string& file,
+                                  int line) {
+  if (!origins.contains(file)) return std::nullopt;
+  for (const auto& run : origins[file]) {
+    int first = run[0].get<int>(), n = run[3].get<int>();
+    if (line >= first && line < first + n) {
+      return Location{run[1].get<std::string>(), run[2].get<int>() + line - first};
+    }
+  }
+  return std::nullopt;
 }
 
 WriteReport write_tangle(const TangleResult& result, const fs::path& dir,

@@ -29,6 +29,8 @@ struct RegionInfo {
   std::string previous_code; ///< the text before the last revision
   std::string code;
   int line = 0;
+  std::string code_from;     ///< chapter (as displayed) whose block holds `code`
+  int code_line = 0;         ///< that block's opening fence line
 };
 
 /// Everything tangling produces: file path (relative to snippets/) to bytes.
@@ -39,7 +41,20 @@ struct TangleResult {
   /// "lines"}, what the rendered listing says about the region. "lines" are
   /// the [first, last] line ranges the region wrote in the generated file.
   std::map<std::string, Json> listings;
+  /// Per generated file: file line -> the chapter line it was tangled from
+  /// (region lines only; headers, region comments and blanks have none).
+  std::map<std::string, std::map<int, Location>> origins;
 };
+
+/// The origins as JSON for the compiler-diagnostic mapper: per file, runs
+/// [first file line, chapter, first chapter line, count] of lines that
+/// follow each other in both.
+Json origins_to_json(const TangleResult& result);
+
+/// Where a line of a generated file came from, given origins_to_json's
+/// output; std::nullopt for a line no chapter wrote.
+std::optional<Location> origin_of(const Json& origins, const std::string& file,
+                                  int line);
 
 /// Tangles the given chapters in order. Throws Failure with every problem.
 TangleResult tangle(const std::vector<ChapterCode>& chapters);

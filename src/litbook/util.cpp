@@ -41,6 +41,13 @@ Failure::Failure(std::vector<Diagnostic> diagnostics)
 Failure::Failure(Location where, std::string message)
     : Failure(std::vector<Diagnostic>{{std::move(where), std::move(message)}}) {}
 
+void report_file(std::vector<Diagnostic>& out, std::string file,
+                 std::string message) {
+  Diagnostic& d = out.emplace_back();
+  d.where.file = std::move(file);
+  d.message = std::move(message);
+}
+
 void Diagnostics::add(Location where, std::string message) {
   list_.push_back({std::move(where), std::move(message)});
 }

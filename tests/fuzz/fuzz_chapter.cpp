@@ -165,7 +165,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
     litbook::HtmlContext ctx;
     ctx.chapter = &ch;
     ctx.index = &index;
-    ctx.highlight = [](const std::string&, const std::string& c) { return c; };
+    ctx.highlight = [](const std::string&, const std::string& c,
+                       const std::string&) { return c; };
     ctx.math = [](const std::string& t, bool) { return t; };
     ctx.table = [](const std::string& n) { return "<caption>" + n + "</caption>"; };
     ctx.figure = [](const std::string& n) { return n; };

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "chapter.hpp"  // litbook::Json
+#include "tangle.hpp"   // litbook::tangle, litbook::origin_of
 #include "util.hpp"     // litbook::run_process, litbook::hash_hex
 
 namespace {
@@ -944,7 +945,9 @@ TEST_CASE("a checked value that differs fails check; --update rewrites it",
 The mean is [0.50]{value=mean}, which is small.
 )md");
   p.write("chapters/01-alpha.md", original);
-  p.outputs("01-alpha", "mean=0.250000\n",
+  // The demo publishes the value without printing it (book::publish), so
+  // the chapter needs no output block.
+  p.outputs("01-alpha", "",
             R"({"mean": {"kind": "number", "value": "0.25"}})");
   Tree before = p.tree();
 
@@ -1201,6 +1204,111 @@ The error is 1.5e-07 and the ratio 3.14.
 Sorting costs [0.37]{.lit} seconds with 3 layers,
 [64]{.lit} keys and 7 heads, as in 2017 and 1999; UTF-8 and
 float64 are words, `x = 42` is code and $n = 128$ is math.
+)md");
+    auto r = p.litbook({"check"});
+    LOG_RUN(r);
+    REQUIRE(r.status == 0);
+    REQUIRE(r.err == "");
+  }
+}
+
+TEST_CASE("a chapter named by its slug in prose must be a link; a "
+          "slug-like name of no chapter is reported", "[tool][check]") {
+  Project p;
+  p.book({"01-alpha", "02-beta-gamma"});
+  p.chapter("01-alpha", "Alpha.\n");
+  SECTION("mentions without a link are reported with their lines") {
+    p.chapter("02-beta-gamma", R"md(As the alpha chapter showed, and the
+beta-gamma
+chapter's own text says. The no-such-thing chapter is missing.
+)md");
+    Tree before = p.tree();
+    auto r = p.litbook({"check"});
+    LOG_RUN(r);
+    REQUIRE(r.status != 0);
+    REQUIRE(lines_of(r.err) ==
+            std::vector<std::string>{
+                "chapters/02-beta-gamma.md:11: chapter 'alpha' is named in "
+                "prose without a link: write [the alpha chapter]"
+                "(chapter:alpha)",
+                "chapters/02-beta-gamma.md:12: chapter 'beta-gamma' is "
+                "named in prose without a link: write [the beta-gamma "
+                "chapter](chapter:beta-gamma)",
+                "chapters/02-beta-gamma.md:13: 'no-such-thing chapter' "
+                "names no chapter of the book (no chapter has the id "
+                "'no-such-thing')"});
+    REQUIRE(changes(before, p.tree()) == "");
+  }
+  SECTION("links, code, math and ordinary words pass") {
+    p.chapter("02-beta-gamma", R"md(See [the alpha chapter](chapter:alpha),
+the [alpha](chapter:alpha) chapter, `alpha chapter` in code, $alpha$
+chapter in math, this chapter, the next chapter and a well-known
+chapter.
+
+```
+the alpha chapter, in a code block
+```
+)md");
+    auto r = p.litbook({"check"});
+    LOG_RUN(r);
+    REQUIRE(r.status == 0);
+    REQUIRE(r.err == "");
+  }
+}
+
+TEST_CASE("a link in the front matter is checked, at line 1",
+          "[tool][check]") {
+  Project p;
+  p.book({"01-alpha", "02-beta"});
+  p.chapter("01-alpha", "Alpha.\n");
+  const auto beta = [&](const std::string& prerequisite) {
+    p.write("chapters/02-beta.md",
+            "---\nid: beta\ntitle: Beta\npart: 1\nobjectives:\n"
+            "  - Learn something.\nprerequisites:\n  - '" + prerequisite +
+                "'\n---\n\nBeta.\n");
+  };
+  beta("[Alpha](chapter:alpha): everything.");
+  auto ok = p.litbook({"check"});
+  LOG_RUN(ok);
+  REQUIRE(ok.status == 0);
+  beta("[Gamma](chapter:gamma): nothing.");
+  auto r = p.litbook({"check"});
+  LOG_RUN(r);
+  REQUIRE(r.status != 0);
+  REQUIRE(lines_of(r.err) ==
+          std::vector<std::string>{
+              "chapters/02-beta.md:1: link to unknown chapter 'gamma'"});
+}
+
+TEST_CASE("a decimal with four or more significant digits inside math is "
+          "reported; short decimals and integers in math pass",
+          "[tool][check]") {
+  Project p;
+  p.book({"01-alpha"});
+  SECTION("computed-looking decimals in inline and display math") {
+    p.chapter("01-alpha", R"md(The ratio is $e^{0.5} \approx 1.6487$.
+
+$$
+y = 0.001999 + x_2
+$$
+)md");
+    Tree before = p.tree();
+    auto r = p.litbook({"check"});
+    LOG_RUN(r);
+    REQUIRE(r.status != 0);
+    REQUIRE(lines_of(r.err) ==
+            std::vector<std::string>{
+                "chapters/01-alpha.md:11: number '1.6487' in math is not "
+                "checked: move it out of the math as [1.6487]{value=NAME}, "
+                "or as [1.6487]{.lit} if it is an input",
+                "chapters/01-alpha.md:13: number '0.001999' in math is not "
+                "checked: move it out of the math as [0.001999]{value=NAME}, "
+                "or as [0.001999]{.lit} if it is an input"});
+    REQUIRE(changes(before, p.tree()) == "");
+  }
+  SECTION("short decimals, integers, subscripts and commands pass") {
+    p.chapter("01-alpha", R"md($n = 128$, $x_{1.5}$, $0.25 d$, $10^{-6}$,
+$\sqrt{2}$, $\beta_2 = 0.999$, $0.001$ and $b = 10000$.
 )md");
     auto r = p.litbook({"check"});
     LOG_RUN(r);
@@ -1913,4 +2021,253 @@ TEST_CASE("verify-site reports a script or stylesheet the page cannot load",
     REQUIRE(r.status != 0);
     REQUIRE(r.err.find("broken link 'style.css'") != std::string::npos);
   }
+}
+
+namespace {
+
+// Runs litbook with `args` and requires that it fails with exactly the
+// `expected` lines on stderr and changes no file of the project.
+void require_fails_with(const Project& p, const std::vector<std::string>& args,
+                        const std::vector<std::string>& expected) {
+  Tree before = p.tree();
+  auto r = p.litbook(args);
+  LOG_RUN(r);
+  REQUIRE(r.status != 0);
+  REQUIRE(lines_of(r.err) == expected);
+  REQUIRE(changes(before, p.tree()) == "");
+}
+
+}  // namespace
+
+// ===========================================================================
+// errors that lead to the chapter line (issue 14)
+// ===========================================================================
+
+TEST_CASE("a YAML error in the front matter names the chapter's line and "
+          "column", "[tool][book]") {
+  Project p;
+  p.book({"01-alpha"});
+  std::string text, message;
+  SECTION("an unclosed flow sequence") {
+    // Pandoc: "line 3, column 4" of the YAML, which starts on file line 2,
+    // and counts columns from 0: the ':' of "part:" on file line 4.
+    text = "---\nid: alpha\ntitle: [Alpha\npart: 1\n---\n\nText.\n";
+    message = "chapters/01-alpha.md:4:5: front matter: while parsing a flow "
+              "sequence: did not find expected ',' or ']'";
+  }
+  SECTION("a mapping inside a value") {
+    // Pandoc: "line 2, column 6": file line 3, where the second ':' of
+    // "key: a: b" is 0-based column 6.
+    text = "---\nid: alpha\nkey: a: b\n---\n\nText.\n";
+    message = "chapters/01-alpha.md:3:7: front matter: mapping values are not "
+              "allowed in this context";
+  }
+  p.write("chapters/01-alpha.md", text);
+  require_fails_with(p, {"check"}, {message});
+}
+
+TEST_CASE("render refuses a table or figure the demo never published with "
+          "the div's line, as check does", "[tool][render]") {
+  Project p;
+  p.copy_from_source("book/template.html");
+  p.book({"01-alpha"});
+  p.chapter("01-alpha", "::: {table=nope}\n:::\n\n::: {figure=gone}\nA caption.\n:::\n");
+  p.outputs("01-alpha", "", "{}");
+  fs::create_directories(p.dir() / "build");
+  require_fails_with(p, {"render", "chapters/01-alpha.md"},
+                     {"chapters/01-alpha.md:11: table 'nope' is not published by "
+                      "demos/01-alpha.cpp",
+                      "chapters/01-alpha.md:14: figure 'gone' is not published by "
+                      "demos/01-alpha.cpp"});
+}
+
+TEST_CASE("a fence left open swallows the output block: reported at the "
+          "swallowed fence", "[tool][check]") {
+  Project p;
+  p.book({"01-alpha"});
+  p.outputs("01-alpha", "hello\n", "{}");
+  SECTION("an opening fence with an info string inside a block") {
+    // Line 13 opens a block never closed before line 18's ```{.output};
+    // line 20's ``` closes the cpp block, so the output block is lost.
+    p.chapter("01-alpha",
+              "Text.\n\n```cpp\nint x = 0;\n\nMore prose.\n\n```{.output}\n"
+              "hello\n```\n");
+    require_fails_with(p, {"check"},
+                       {"chapters/01-alpha.md:18: '```{.output}' is inside the code "
+                        "block opened at line 13; close that block with ``` first"});
+  }
+  SECTION("a longer fence may show a shorter one") {
+    p.chapter("01-alpha",
+              "Text.\n\n````markdown\n```{.output}\nhello\n```\n````\n\n"
+              "```{.output}\nhello\n```\n");
+    auto r = p.litbook({"check"});
+    LOG_RUN(r);
+    REQUIRE(r.status == 0);
+  }
+  SECTION("a demo that prints needs an output block") {
+    p.chapter("01-alpha", "Text.\n");
+    require_fails_with(p, {"check"},
+                       {"chapters/01-alpha.md:1: demos/01-alpha.cpp prints a report "
+                        "but the chapter has no output block (```{.output}) to check "
+                        "it against"});
+  }
+}
+
+TEST_CASE("a link to a revised region: check and render agree on its id",
+          "[tool][check][render]") {
+  Project p;
+  p.copy_from_source("book/template.html");
+  p.book({"01-alpha", "02-beta", "03-gamma"});
+  p.chapter("01-alpha",
+            "```{.cpp file=\"llm/a.hpp\" region=\"foo\"}\nint a = 1;\n```\n");
+  p.chapter("02-beta", "```{.cpp revise=\"foo\"}\nint a = 2;\n```\n");
+  SECTION("#region-foo names alpha's listing, not beta's revision") {
+    p.chapter("03-gamma", "See [it](chapter:beta#region-foo).\n");
+    require_fails_with(p, {"check"},
+                       {"chapters/03-gamma.md:11: link to unknown anchor "
+                        "'#region-foo' in chapter 'beta'"});
+  }
+  SECTION("#region-foo-revised passes check and is the id render writes") {
+    p.chapter("03-gamma", "See [it](chapter:beta#region-foo-revised) and "
+                          "[the first](chapter:alpha#region-foo).\n");
+    auto r = p.litbook({"check"});
+    LOG_RUN(r);
+    REQUIRE(r.status == 0);
+    for (const char* stem : {"01-alpha", "02-beta", "03-gamma"}) {
+      auto page = p.litbook({"render", std::string("chapters/") + stem + ".md",
+                             "--site", "site"});
+      LOG_RUN(page);
+      REQUIRE(page.status == 0);
+    }
+    CHECK(p.read("site/01-alpha.html").find("id=\"region-foo\"") !=
+          std::string::npos);
+    CHECK(p.read("site/02-beta.html").find("id=\"region-foo-revised\"") !=
+          std::string::npos);
+    CHECK(p.read("site/03-gamma.html")
+              .find("href=\"02-beta.html#region-foo-revised\"") !=
+          std::string::npos);
+  }
+}
+
+// ===========================================================================
+// the HTML writer writes what Pandoc's html5 writer writes (issue 14)
+// ===========================================================================
+
+TEST_CASE("the writer keeps footnotes, image titles, HTML attributes, list "
+          "types, code block ids and classes, and quotation marks",
+          "[tool][render]") {
+  Project p;
+  p.copy_from_source("book/template.html");
+  p.book({"01-alpha"});
+  const std::string body =
+      "## A \"quoted\" head\n\n"
+      "Text[^1] and ![a \"q\" b](x.png \"the title\").\n\n"
+      "[^1]: Note *here*.\n\n"
+      "[out](https://example.org){target=\"_blank\" rel=\"noopener\"} and "
+      "[red]{style=\"color:red\"} and [odd]{odd=\"1\"}.\n\n"
+      "a. x\nb. y\n\n"
+      "iv. a\nv. b\n\n"
+      "```{#plain-code .foolang}\nx < y\n```\n\n"
+      "```{#lit-code .cpp}\nint x;\n```\n";
+  p.chapter("01-alpha", body);
+  auto r = p.litbook({"render", "chapters/01-alpha.md", "--site", "site"});
+  LOG_RUN(r);
+  REQUIRE(r.status == 0);
+  const std::string html = p.read("site/01-alpha.html");
+  // Pandoc's own html5 writer on the same Markdown is the reference: each
+  // fragment must appear in its output and in litbook's page.
+  p.write("pandoc-in.md", body);
+  auto ref = litbook::run_process({"pandoc", "-f", "commonmark_x", "-t",
+                                   "html5", "--wrap=none",
+                                   (p.dir() / "pandoc-in.md").string()});
+  REQUIRE(ref.exit_code == 0);
+  auto both = [&](const std::string& fragment) {
+    INFO("fragment: " << fragment);
+    CHECK(ref.out.find(fragment) != std::string::npos);
+    CHECK(html.find(fragment) != std::string::npos);
+  };
+  both("Note <em>here</em>.");
+  both("<img src=\"x.png\" title=\"the title\" alt=\"a \u201cq\u201d b\"");
+  both("<a href=\"https://example.org\" target=\"_blank\" rel=\"noopener\">");
+  both("<span style=\"color:red\">red</span>");
+  both("<span data-odd=\"1\">odd</span>");
+  both("<ol type=\"a\">");
+  both("<ol start=\"4\" type=\"i\">");
+  both("<pre id=\"plain-code\" class=\"foolang\"><code>x &lt; y</code></pre>");
+  both("<div class=\"sourceCode\" id=\"lit-code\">");
+  // The table of contents keeps the quotation marks of the heading.
+  auto toc = html.find("<nav class=\"page-toc\"");
+  REQUIRE(toc != std::string::npos);
+  std::string nav = html.substr(toc, html.find("</nav>", toc) - toc);
+  CHECK(nav.find("A \u201cquoted\u201d head") != std::string::npos);
+}
+
+TEST_CASE("a compiler error in a tangled snippet also names the chapter line",
+          "[tool][compile]") {
+  Project p;
+  make_tangled_book(p);
+  // Beta's region line 14 becomes line 7 of snippets/llm/a.hpp: three
+  // header lines, alpha's region comment (4), "struct A {" (5), beta's
+  // region comment (6), then the region's first line.
+  p.chapter("02-beta", "A member.\n\n```{.cpp fill=\"a-members\" "
+                       "region=\"a-x\"}\nint x = undefined_name;\n```\n");
+  auto t = p.litbook({"tangle", "--listings", "build/listings"});
+  LOG_RUN(t);
+  REQUIRE(t.status == 0);
+  Tree before = p.tree();
+  auto r = p.litbook({"compile", "--lines", "build/listings/snippet-lines.json",
+                      "--", "g++", "-std=c++20", "-fsyntax-only", "-x", "c++",
+                      "snippets/llm/a.hpp"});
+  LOG_RUN(r);
+  REQUIRE(r.status != 0);
+  // The compiler's own line stays; the chapter's follows it.
+  REQUIRE_THAT(r.err, HasLineStartingWith("snippets/llm/a.hpp:7:"));
+  bool mapped = false;
+  for (const auto& line : lines_of(r.err)) {
+    const std::string tail = " (snippets/llm/a.hpp:7)";
+    mapped = mapped ||
+             (line.rfind("chapters/02-beta.md:14: error: ", 0) == 0 &&
+              line.size() > tail.size() &&
+              line.compare(line.size() - tail.size(), tail.size(), tail) == 0);
+  }
+  CHECK(mapped);
+  REQUIRE(changes(before, p.tree()) == "");
+
+  // A clean compile says nothing more and succeeds.
+  p.chapter("02-beta", kBeta);
+  REQUIRE(p.litbook({"tangle", "--listings", "build/listings"}).status == 0);
+  auto ok = p.litbook({"compile", "--lines", "build/listings/snippet-lines.json",
+                       "--", "g++", "-std=c++20", "-fsyntax-only", "-x", "c++",
+                       "snippets/llm/a.hpp"});
+  LOG_RUN(ok);
+  REQUIRE(ok.status == 0);
+  REQUIRE(ok.err.empty());
+}
+
+TEST_CASE("tangle records the chapter line of every region line, revisions "
+          "included", "[tool][tangle]") {
+  litbook::Region top;
+  top.name = "top";
+  top.file = "llm/a.hpp";
+  top.code = "struct A {\n  int a;\n};";
+  top.line = 13;
+  litbook::Region revised;
+  revised.name = "top";
+  revised.revise = "top";
+  revised.code = "struct A {\n  int b;\n};";
+  revised.line = 20;
+  auto result = litbook::tangle(
+      {{"01-alpha", "alpha", "chapters/01-alpha.md", {top}},
+       {"02-beta", "beta", "chapters/02-beta.md", {revised}}});
+  litbook::Json origins = litbook::origins_to_json(result);
+  // Lines 1-3 are the header, 4 the region comment, 5-7 the revised code,
+  // whose fence is beta's line 20: "int b;" (file line 6) is beta's 22.
+  REQUIRE_FALSE(litbook::origin_of(origins, "llm/a.hpp", 4).has_value());
+  auto at = litbook::origin_of(origins, "llm/a.hpp", 6);
+  REQUIRE(at.has_value());
+  CHECK(at->file == "chapters/02-beta.md");
+  CHECK(at->line == 22);
+  CHECK(litbook::origin_of(origins, "llm/a.hpp", 7)->line == 23);
+  CHECK_FALSE(litbook::origin_of(origins, "llm/a.hpp", 8).has_value());
+  CHECK_FALSE(litbook::origin_of(origins, "llm/b.hpp", 6).has_value());
 }

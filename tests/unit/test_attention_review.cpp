@@ -1,15 +1,18 @@
 // Tests for the Part V review page (attention-review): the weight and
 // bias counts against counts made by hand, the block helpers of
 // llm/head_blocks.hpp against hand-written expectations, head-permutation
-// invariance and the equality of two head ablations against an
-// independent plain-loop multi-head attention written below, and every
-// invalid input of the block helpers.
+// invariance, the other changes of the weights the layer cannot see
+// (value columns with W_O rows, a common turn of a RoPE pair, W_Q c with
+// W_K / c) and the equality of two head ablations against an independent
+// plain-loop multi-head attention written below, the reversed offset of a
+// swapped RoPE pair, and every invalid input of the block helpers.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "llm/autograd.hpp"
@@ -17,6 +20,7 @@
 #include "llm/head_blocks.hpp"
 #include "llm/matmul.hpp"
 #include "llm/multi_head_attention.hpp"
+#include "llm/rope.hpp"
 #include "llm/tensor.hpp"
 
 namespace {
@@ -297,6 +301,98 @@ TEST_CASE("permuting head blocks of W_Q, W_K, W_V and W_O's rows keeps "
     // Permuting W_O's rows alone moves the output far.
     const Plain o_only = library_mha(l.x, kT, l.wq, l.wk, l.wv, po, layer);
     CHECK(max_diff(o_only.out, ref.out) > 1e-3);
+  }
+}
+
+// ---- other changes of the weights the layer cannot see -------------------
+
+// Columns a, a + 1 of a [d, d] matrix turned by `angle` in every row:
+// (u, v) -> (u cos - v sin, u sin + v cos), RoPE's turn of one pair.
+Values turn_columns(const Values& w, std::size_t d, std::size_t a,
+                    double angle) {
+  Values out = w;
+  for (std::size_t r = 0; r < d; ++r) {
+    const double u = w[r * d + a], v = w[r * d + a + 1];
+    out[r * d + a] = u * std::cos(angle) - v * std::sin(angle);
+    out[r * d + a + 1] = u * std::sin(angle) + v * std::cos(angle);
+  }
+  return out;
+}
+
+// Columns a and b of a [d, d] matrix swapped; rows swapped for rows=true.
+Values swap_two(const Values& w, std::size_t d, std::size_t a, std::size_t b,
+                bool rows) {
+  Values out = w;
+  for (std::size_t i = 0; i < d; ++i) {
+    if (rows) {
+      std::swap(out[a * d + i], out[b * d + i]);
+    } else {
+      std::swap(out[i * d + a], out[i * d + b]);
+    }
+  }
+  return out;
+}
+
+TEST_CASE("value columns with W_O rows, a common turn of a RoPE pair and "
+          "W_Q c, W_K / c leave the output; one side alone does not",
+          "[ch26r][attention-review]") {
+  // Each change is applied to the plain-loop reference, so the claim is
+  // tested on the formula, not on the library's way of computing it.
+  const Layer l = test_layer();
+  const Plain ref = plain_mha(l.x, kT, kD, kH, l.wq, l.wk, l.wv, l.wo, 10000.0);
+  const auto out = [&](const Values& q, const Values& k, const Values& v,
+                       const Values& o) {
+    return plain_mha(l.x, kT, kD, kH, q, k, v, o, 10000.0).out;
+  };
+  // Head 1 owns features 2 and 3: H_1 W_O^(1) = sum_c H_1[:, c] W_O[c, :]
+  // is a sum over value columns c, whose order does not matter.
+  CHECK(max_diff(out(l.wq, l.wk, swap_two(l.wv, kD, 2, 3, false),
+                     swap_two(l.wo, kD, 2, 3, true)),
+                 ref.out) < 1e-13);
+  // Features 4, 5 are head 2's pair. (q G^T R_t^T).(k G^T R_j^T) =
+  // q R_t^T R_j k^T because 2-d rotations commute and G^T G = I.
+  for (double angle : {0.7, -2.0}) {
+    INFO("angle " << angle);
+    CHECK(max_diff(out(turn_columns(l.wq, kD, 4, angle),
+                       turn_columns(l.wk, kD, 4, angle), l.wv, l.wo),
+                   ref.out) < 1e-13);
+    CHECK(max_diff(out(turn_columns(l.wq, kD, 4, angle), l.wk, l.wv, l.wo),
+                   ref.out) > 1e-4);
+  }
+  Values q3 = l.wq, k3 = l.wk;
+  for (double& e : q3) e *= 3.0;
+  for (double& e : k3) e /= 3.0;
+  CHECK(max_diff(out(q3, k3, l.wv, l.wo), ref.out) < 1e-13);
+  CHECK(max_diff(out(q3, l.wk, l.wv, l.wo), ref.out) > 1e-4);
+  // The value swap without the matching W_O rows is a different layer.
+  CHECK(max_diff(out(l.wq, l.wk, swap_two(l.wv, kD, 2, 3, false), l.wo),
+                 ref.out) > 1e-4);
+}
+
+TEST_CASE("swapping a pair's two features reverses the relative offset: "
+          "the score then depends on t - j instead of j - t",
+          "[ch26r][attention-review]") {
+  // One head of width 2. The rope chapter: R_m q . R_n k = q^T R_{n-m} k,
+  // a function of key position minus query position. With P the swap,
+  // P R(a) P = R(-a), so R_t P q . R_j P k = q^T R_{t-j} k: the original
+  // vectors with the query at position j and the key at position t.
+  const llm::Rope rope(2, 8, 10000.0);
+  const Tensor q({1, 1, 1, 2}, {0.8, -0.3}), k({1, 1, 1, 2}, {0.2, 0.9});
+  const Tensor pq({1, 1, 1, 2}, {-0.3, 0.8}), pk({1, 1, 1, 2}, {0.9, 0.2});
+  Tape tape;
+  const auto score = [&](const Tensor& a, std::size_t ta, const Tensor& b,
+                         std::size_t tb) {
+    const Values x = rope.apply(tape.leaf(a), ta).value().to_vector();
+    const Values y = rope.apply(tape.leaf(b), tb).value().to_vector();
+    return x[0] * y[0] + x[1] * y[1];
+  };
+  for (std::size_t t = 0; t < 5; ++t) {
+    for (std::size_t j = 0; j < 5; ++j) {
+      INFO("t " << t << ", j " << j);
+      const double swapped = score(pq, t, pk, j);
+      CHECK(std::fabs(swapped - score(q, j, k, t)) < 1e-13);
+      if (t != j) CHECK(std::fabs(swapped - score(q, t, k, j)) > 1e-3);
+    }
   }
 }
 

@@ -1,6 +1,7 @@
-# The exercise's own test: the exercise tests must fail on the starter
-# with each planted mistake alone (naming the tests that catch it), and
-# pass with every mistake fixed and on the book's implementation.
+# An exercise's own test (PREFIX is exercise_NN): the exercise tests
+# must fail on the starter with each planted mistake alone (naming the
+# tests that catch it), and pass with every mistake fixed and on the
+# book's implementation.
 include(${BUGS})
 file(READ ${VARIANTS}/status.txt status)
 string(STRIP "${status}" status)
@@ -8,6 +9,19 @@ if(NOT status STREQUAL "ok")
   message(FATAL_ERROR "${status}")
 endif()
 
+# Catch2 reads a test name as a filter: ',' separates names, '[' starts
+# a tag, '*' is a wildcard, a leading '~' excludes. A backslash makes
+# each of them literal.
+function(catch_filter name out)
+  foreach(c "\\" "," "[" "]" "*" "~")
+    string(REPLACE "${c}" "\\${c}" name "${name}")
+  endforeach()
+  set(${out} "${name}" PARENT_SCOPE)
+endfunction()
+
+# The names of the exercise tests that fail on `exe`, each run alone. A
+# name that selects no test (-w NoTests) stops the check: without it a
+# mistake could go unnoticed.
 function(failing_tests exe out)
   execute_process(COMMAND ${exe} --list-test-names-only
                   OUTPUT_VARIABLE names RESULT_VARIABLE rc)
@@ -18,8 +32,14 @@ function(failing_tests exe out)
     if(name STREQUAL "")
       continue()
     endif()
-    execute_process(COMMAND ${exe} "${name}" OUTPUT_QUIET ERROR_QUIET
+    catch_filter("${name}" filter)
+    execute_process(COMMAND ${exe} -w NoTests "${filter}"
+                    OUTPUT_VARIABLE log ERROR_VARIABLE log
                     RESULT_VARIABLE rc)
+    string(FIND "${log}" "No tests ran" none)
+    if(NOT none EQUAL -1)
+      message(FATAL_ERROR "${exe}: the test name '${name}' selects no test")
+    endif()
     if(NOT rc EQUAL 0)
       list(APPEND failed "${name}")
     endif()
@@ -29,7 +49,7 @@ endfunction()
 
 set(ok TRUE)
 foreach(i RANGE 1 ${BUG_COUNT})
-  failing_tests(${BIN_DIR}/exercise_25_bug_${i} failed)
+  failing_tests(${BIN_DIR}/${PREFIX}_bug_${i} failed)
   if(failed)
     string(REPLACE ";" "', '" list "${failed}")
     message(STATUS "mistake ${i} alone (${BUG_${i}_NAME}) fails: '${list}'")
@@ -38,7 +58,7 @@ foreach(i RANGE 1 ${BUG_COUNT})
     set(ok FALSE)
   endif()
 endforeach()
-foreach(exe exercise_25_fixed exercise_25_book)
+foreach(exe ${PREFIX}_fixed ${PREFIX}_book)
   execute_process(COMMAND ${BIN_DIR}/${exe} OUTPUT_VARIABLE out
                   ERROR_VARIABLE out RESULT_VARIABLE rc)
   if(rc EQUAL 0)

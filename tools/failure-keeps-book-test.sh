@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A failed build leaves the previous complete book in place. Builds a copy
-# of the project cut down to its first two chapters, then breaks chapter 07
+# of the project cut down to three chapters (text-units, where llm::Error
+# starts, and the two tensor chapters), then breaks chapter 07
 # in several ways; each build must fail naming the chapter's file and line,
 # and build/book must keep exactly the bytes of the last good book.
 #
@@ -12,7 +13,7 @@ rm -rf "$work"
 mkdir -p "$work/src"
 git -C "$root" ls-files -z | (cd "$root" && xargs -0 cp --parents -t "$work/src")
 cd "$work/src"
-keep="07-tensor-storage 08-tensor-views"
+keep="01-text-units 07-tensor-storage 08-tensor-views"
 shopt -s nullglob
 for f in chapters/[0-9][0-9]-*.md chapters/[0-9][0-9]r-*.md; do
   stem=$(basename "$f" .md)
@@ -21,6 +22,10 @@ done
 cat > book/book.yaml <<'YAML'
 title: "Failure test"
 parts:
+  - number: 1
+    title: Text
+    chapters:
+      - 01-text-units
   - number: 2
     title: Tensors
     chapters:
@@ -28,7 +33,7 @@ parts:
       - 08-tensor-views
 YAML
 # Keep only the unit tests of the kept chapters.
-sed -i '/^  test_/{/07-tensor-storage\|08-tensor-views/!d}' tests/unit/CMakeLists.txt
+sed -i '/^  test_/{/01-text-units\|07-tensor-storage\|08-tensor-views/!d}' tests/unit/CMakeLists.txt
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo > /dev/null
 # Only the book: the tests of this copy are not what is being tested.
 cmake --build build --target book > build.log 2>&1 \

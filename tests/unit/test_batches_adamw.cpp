@@ -5,6 +5,8 @@
 // cross-check is the CTest test reference-adamw-torch.
 #include <catch2/catch.hpp>
 
+#include "message_of.hpp"
+
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -29,16 +31,6 @@ using llm::Parameters;
 using llm::Shape;
 using llm::Tensor;
 using Grads = std::vector<NamedTensor>;
-
-template <typename E, typename F>
-std::string message_of(F f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return e.what();
-  }
-  return "no exception";
-}
 
 // The bits of every double of a list of named tensors, names included.
 std::vector<std::uint64_t> bits(const std::vector<NamedTensor>& list) {

@@ -4,6 +4,8 @@
 // differences.
 #include <catch2/catch.hpp>
 
+#include "message_of.hpp"
+
 #include <cmath>
 #include <string>
 #include <vector>
@@ -29,16 +31,6 @@ Tensor ramp(const Shape& shape, double start, double step) {
   std::vector<double> v(llm::numel(shape));
   for (std::size_t k = 0; k < v.size(); ++k) v[k] = start + step * k;
   return Tensor(shape, v);
-}
-
-template <typename E, typename F>
-std::string message_of(F f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return e.what();
-  }
-  return "no exception";
 }
 
 const double tol = 1e-8;

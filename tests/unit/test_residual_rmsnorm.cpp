@@ -3,6 +3,8 @@
 // differences, its errors, and the identity term of a residual path.
 #include <catch2/catch.hpp>
 
+#include "message_of.hpp"
+
 #include <cmath>
 #include <limits>
 #include <string>
@@ -23,16 +25,6 @@ using llm::Tape;
 using llm::Tensor;
 using llm::Var;
 using Vars = std::vector<Var>;
-
-template <typename E, typename F>
-std::string message_of(F f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return e.what();
-  }
-  return "no exception";
-}
 
 Tensor ramp(const Shape& shape, double start, double step) {
   std::vector<double> v(llm::numel(shape));

@@ -3,6 +3,8 @@
 // differences, the hidden-width rule and parameter registration.
 #include <catch2/catch.hpp>
 
+#include "message_of.hpp"
+
 #include <cmath>
 #include <string>
 #include <vector>
@@ -24,16 +26,6 @@ using llm::Tape;
 using llm::Tensor;
 using llm::Var;
 using Vars = std::vector<Var>;
-
-template <typename E, typename F>
-std::string message_of(F f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return e.what();
-  }
-  return "no exception";
-}
 
 double silu(double a) { return a / (1.0 + std::exp(-a)); }
 

@@ -180,6 +180,15 @@ foreach(stem IN LISTS LITBOOK_DEMOS)
   list(APPEND BOOK_RUN_TARGETS run_${exe})
 endforeach()
 
+# Programs for readers (snippets/programs/NAME.cpp, e.g. tinyllm): built
+# from the chapters' code like a demo, but never run by the build.
+foreach(program IN LISTS LITBOOK_PROGRAMS)
+  add_executable(${program} ${SNIPPETS_DIR}/programs/${program}.cpp)
+  target_link_libraries(${program} PRIVATE llm)
+  set_target_properties(${program} PROPERTIES
+                        CXX_COMPILER_LAUNCHER "${SNIPPET_LAUNCHER}")
+endforeach()
+
 # ---- check and render ---------------------------------------------------
 set(BOOK_CHECK_STAMPS "")
 set(BOOK_PAGES "")

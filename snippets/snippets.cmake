@@ -97,3 +97,5 @@ set(LITBOOK_DEMOS
   27-fast-kernels
   28-decoder-model
 )
+set(LITBOOK_PROGRAMS
+)

@@ -68,9 +68,11 @@ std::string check_target(const std::string& file) {
     }
   }
   std::string top = p.begin()->string();
-  if (top != "llm" && top != "demos" && top != "exercises") {
+  if (top != "llm" && top != "demos" && top != "exercises" &&
+      top != "programs") {
     return "file '" + file +
-           "' must be under llm/, demos/ or exercises/ in snippets/";
+           "' must be under llm/, demos/, exercises/ or programs/ in "
+           "snippets/";
   }
   if (file == kManifest) return "file name '" + file + "' is reserved";
   return {};
@@ -239,7 +241,7 @@ std::string demo_settings(const std::vector<ChapterCode>& chapters,
 }
 
 std::string manifest(const State& s) {
-  std::string sources, demos, headers;
+  std::string sources, demos, headers, programs;
   for (const auto& file : s.file_list) {
     fs::path p(file);
     if (p.extension() == ".hpp" || p.extension() == ".h") {
@@ -249,10 +251,12 @@ std::string manifest(const State& s) {
     std::string top = p.begin()->string();
     if (top == "llm") sources += "  " + file + "\n";
     if (top == "demos") demos += "  " + p.stem().string() + "\n";
+    if (top == "programs") programs += "  " + p.stem().string() + "\n";
   }
   return "set(LITBOOK_LIBRARY_SOURCES\n" + sources + ")\n" +
          "set(LITBOOK_HEADERS\n" + headers + ")\n" +
-         "set(LITBOOK_DEMOS\n" + demos + ")\n";
+         "set(LITBOOK_DEMOS\n" + demos + ")\n" +
+         "set(LITBOOK_PROGRAMS\n" + programs + ")\n";
 }
 
 }  // namespace

@@ -440,15 +440,15 @@ TEST_CASE("a file= that escapes snippets/ or is not under llm/, demos/ or "
     file = "/abs.hpp";
     message = "file '/abs.hpp' must be a relative path under snippets/";
   }
-  SECTION("a directory other than llm/, demos/ or exercises/") {
+  SECTION("a directory other than llm/, demos/, exercises/ or programs/") {
     file = "other/x.hpp";
-    message = "file 'other/x.hpp' must be under llm/, demos/ or exercises/ "
-              "in snippets/";
+    message = "file 'other/x.hpp' must be under llm/, demos/, exercises/ or "
+              "programs/ in snippets/";
   }
   SECTION("the top of snippets/") {
     file = "x.hpp";
-    message = "file 'x.hpp' must be under llm/, demos/ or exercises/ in "
-              "snippets/";
+    message = "file 'x.hpp' must be under llm/, demos/, exercises/ or "
+              "programs/ in snippets/";
   }
   SECTION("another chapter's demo") {
     file = "demos/01-alpha.cpp";
@@ -902,6 +902,22 @@ TEST_CASE("demo settings in the front matter reach the build manifest",
   REQUIRE_THAT(manifest, HasLine("set(LITBOOK_DEMO_READS_02-beta 01-alpha)"));
   // 01-alpha has no settings: the build's defaults apply to it.
   REQUIRE(manifest.find("LITBOOK_DEMO_ARGS_01-alpha") == std::string::npos);
+}
+
+TEST_CASE("a program for readers is tangled and listed in the manifest",
+          "[tool][book]") {
+  Project p;
+  make_tangled_book(p);
+  p.chapter("02-beta", std::string(kBeta) +
+                           "\n```{.cpp file=\"programs/tool.cpp\" "
+                           "region=\"beta-tool\"}\nint main() { return 0; }\n```\n");
+  auto r = p.litbook({"tangle"});
+  LOG_RUN(r);
+  REQUIRE(r.status == 0);
+  REQUIRE_THAT(p.read("snippets/programs/tool.cpp"),
+               Catch::Contains("int main() { return 0; }"));
+  REQUIRE_THAT(p.read("snippets/snippets.cmake"),
+               Catch::Contains("set(LITBOOK_PROGRAMS\n  tool\n)\n"));
 }
 
 TEST_CASE("bad demo settings fail tangle with line 1 of the chapter",

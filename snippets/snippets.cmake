@@ -100,3 +100,4 @@ set(LITBOOK_DEMOS
   28-decoder-model
   29-training
 )
+set(LITBOOK_DEMO_ARGS_29-training --timeout 420 --quick)

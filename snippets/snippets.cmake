@@ -31,6 +31,7 @@ set(LITBOOK_LIBRARY_SOURCES
   llm/threads.cpp
   llm/decoder_model.cpp
   llm/training.cpp
+  llm/evaluation.cpp
 )
 set(LITBOOK_HEADERS
   llm/error.hpp
@@ -64,6 +65,7 @@ set(LITBOOK_HEADERS
   llm/threads.hpp
   llm/decoder_model.hpp
   llm/training.hpp
+  llm/evaluation.hpp
 )
 set(LITBOOK_DEMOS
   01-text-units
@@ -99,5 +101,8 @@ set(LITBOOK_DEMOS
   27-fast-kernels
   28-decoder-model
   29-training
+  30-evaluation
 )
 set(LITBOOK_DEMO_ARGS_29-training --timeout 420 --quick)
+set(LITBOOK_DEMO_ARGS_30-evaluation --timeout 180)
+set(LITBOOK_DEMO_READS_30-evaluation 29-training)

@@ -30,6 +30,8 @@ set(LITBOOK_LIBRARY_SOURCES
   llm/head_blocks.cpp
   llm/threads.cpp
   llm/decoder_model.cpp
+  llm/training.cpp
+  llm/evaluation.cpp
 )
 set(LITBOOK_HEADERS
   llm/error.hpp
@@ -62,6 +64,8 @@ set(LITBOOK_HEADERS
   llm/head_blocks.hpp
   llm/threads.hpp
   llm/decoder_model.hpp
+  llm/training.hpp
+  llm/evaluation.hpp
 )
 set(LITBOOK_DEMOS
   01-text-units
@@ -96,6 +100,11 @@ set(LITBOOK_DEMOS
   26r-attention-review
   27-fast-kernels
   28-decoder-model
+  29-training
+  30-evaluation
 )
 set(LITBOOK_PROGRAMS
 )
+set(LITBOOK_DEMO_ARGS_29-training --timeout 420 --quick)
+set(LITBOOK_DEMO_ARGS_30-evaluation --timeout 180)
+set(LITBOOK_DEMO_READS_30-evaluation 29-training)

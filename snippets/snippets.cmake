@@ -100,3 +100,5 @@ set(LITBOOK_DEMOS
   28-decoder-model
   31-checkpoints
 )
+set(LITBOOK_PROGRAMS
+)

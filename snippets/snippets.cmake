@@ -32,6 +32,7 @@ set(LITBOOK_LIBRARY_SOURCES
   llm/decoder_model.cpp
   llm/training.cpp
   llm/evaluation.cpp
+  llm/checkpoint.cpp
 )
 set(LITBOOK_HEADERS
   llm/error.hpp
@@ -66,6 +67,7 @@ set(LITBOOK_HEADERS
   llm/decoder_model.hpp
   llm/training.hpp
   llm/evaluation.hpp
+  llm/checkpoint.hpp
 )
 set(LITBOOK_DEMOS
   01-text-units
@@ -102,6 +104,7 @@ set(LITBOOK_DEMOS
   28-decoder-model
   29-training
   30-evaluation
+  31-checkpoints
 )
 set(LITBOOK_PROGRAMS
 )

@@ -100,3 +100,4 @@ set(LITBOOK_DEMOS
   28-decoder-model
   32-sampling
 )
+set(LITBOOK_DEMO_ARGS_32-sampling --timeout 180)

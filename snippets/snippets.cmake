@@ -30,6 +30,7 @@ set(LITBOOK_LIBRARY_SOURCES
   llm/head_blocks.cpp
   llm/threads.cpp
   llm/decoder_model.cpp
+  llm/training.cpp
   llm/sampling.cpp
 )
 set(LITBOOK_HEADERS
@@ -63,6 +64,7 @@ set(LITBOOK_HEADERS
   llm/head_blocks.hpp
   llm/threads.hpp
   llm/decoder_model.hpp
+  llm/training.hpp
   llm/sampling.hpp
 )
 set(LITBOOK_DEMOS
@@ -98,6 +100,9 @@ set(LITBOOK_DEMOS
   26r-attention-review
   27-fast-kernels
   28-decoder-model
+  29-training
   32-sampling
 )
+set(LITBOOK_DEMO_ARGS_29-training --timeout 420 --quick)
 set(LITBOOK_DEMO_ARGS_32-sampling --timeout 180)
+set(LITBOOK_DEMO_READS_32-sampling 29-training)

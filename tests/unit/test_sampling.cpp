@@ -231,8 +231,10 @@ TEST_CASE("each bad option and logit has its own error",
         "sampling: temperature is nan, expected a finite T >= 0");
   CHECK(bad({.temperature = inf}) ==
         "sampling: temperature is inf, expected a finite T >= 0");
-  CHECK(bad({.top_p = 0.0}) == "sampling: top_p is 0.000000, expected 0 < p <= 1");
-  CHECK(bad({.top_p = 1.5}) == "sampling: top_p is 1.500000, expected 0 < p <= 1");
+  CHECK(bad({.top_p = 0.0}) ==
+        "sampling: top_p is 0.000000, expected 0 < p <= 1");
+  CHECK(bad({.top_p = 1.5}) ==
+        "sampling: top_p is 1.500000, expected 0 < p <= 1");
   CHECK(bad({.top_p = -0.1}) ==
         "sampling: top_p is -0.100000, expected 0 < p <= 1");
   CHECK(bad({.top_p = nan}) == "sampling: top_p is nan, expected 0 < p <= 1");
@@ -322,7 +324,8 @@ TEST_CASE("generate feeds the model its own output through a sliding "
   Rng r3(5), r4(5);
   const std::vector<TokenId> full =
       llm::generate(p, tiny, {6, 6, 2, 5, 1, 3}, 1, o, r3);
-  const std::vector<TokenId> cut = llm::generate(p, tiny, {2, 5, 1, 3}, 1, o, r4);
+  const std::vector<TokenId> cut =
+      llm::generate(p, tiny, {2, 5, 1, 3}, 1, o, r4);
   CHECK(full.back() == cut.back());
 }
 

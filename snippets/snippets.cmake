@@ -33,6 +33,7 @@ set(LITBOOK_LIBRARY_SOURCES
   llm/training.cpp
   llm/evaluation.cpp
   llm/checkpoint.cpp
+  llm/sampling.cpp
 )
 set(LITBOOK_HEADERS
   llm/error.hpp
@@ -68,6 +69,7 @@ set(LITBOOK_HEADERS
   llm/training.hpp
   llm/evaluation.hpp
   llm/checkpoint.hpp
+  llm/sampling.hpp
 )
 set(LITBOOK_DEMOS
   01-text-units
@@ -111,3 +113,6 @@ set(LITBOOK_PROGRAMS
 set(LITBOOK_DEMO_ARGS_29-training --timeout 420 --quick)
 set(LITBOOK_DEMO_ARGS_30-evaluation --timeout 180)
 set(LITBOOK_DEMO_READS_30-evaluation 29-training)
+  32-sampling
+set(LITBOOK_DEMO_ARGS_32-sampling --timeout 180)
+set(LITBOOK_DEMO_READS_32-sampling 29-training)

@@ -142,6 +142,11 @@ endif()
 include(${BOOK_SOURCE}/cmake/Corpus.cmake)
 
 # Every demo runs with BOOK_CORPUS set and reruns when the corpus changes.
+# A chapter's front matter `demo:` map (tangled into snippets.cmake as
+# LITBOOK_DEMO_ARGS_STEM and LITBOOK_DEMO_READS_STEM) sets its time limit
+# and quick second run, and names the earlier demos whose published files
+# it reads (through BOOK_OUTPUTS): those run first, and a change in their
+# outputs reruns this one.
 set(BOOK_RUN_TARGETS "")
 foreach(stem IN LISTS LITBOOK_DEMOS)
   string(REGEX MATCH "^[0-9]+r?" number ${stem})
@@ -149,15 +154,24 @@ foreach(stem IN LISTS LITBOOK_DEMOS)
   add_executable(${exe} ${SNIPPETS_DIR}/demos/${stem}.cpp)
   target_link_libraries(${exe} PRIVATE llm bookio)
   set_target_properties(${exe} PROPERTIES CXX_COMPILER_LAUNCHER "${SNIPPET_LAUNCHER}")
+  set(demo_args --timeout 60)
+  if(DEFINED LITBOOK_DEMO_ARGS_${stem})
+    set(demo_args ${LITBOOK_DEMO_ARGS_${stem}})
+  endif()
+  set(demo_reads "")
+  foreach(read IN LISTS LITBOOK_DEMO_READS_${stem})
+    list(APPEND demo_reads ${OUT_DIR}/${read}.digest)
+  endforeach()
   add_custom_command(
     OUTPUT ${STAMP_DIR}/${stem}.run.stamp
     BYPRODUCTS ${OUT_DIR}/${stem}.digest
     COMMAND ${CMAKE_COMMAND} -E env BOOK_CORPUS=${BOOK_CORPUS}
+            BOOK_OUTPUTS=${OUT_DIR}
             ${LITBOOK} run-demo --exe $<TARGET_FILE:${exe}>
             --out ${OUT_DIR}/${stem} --chapter chapters/${stem}.md
-            --model-dir ${MODEL_DIR} --timeout 60
+            --model-dir ${MODEL_DIR} ${demo_args}
     COMMAND ${CMAKE_COMMAND} -E touch ${STAMP_DIR}/${stem}.run.stamp
-    DEPENDS ${exe} litbook ${BOOK_CORPUS}
+    DEPENDS ${exe} litbook ${BOOK_CORPUS} ${demo_reads}
     WORKING_DIRECTORY ${BOOK_SOURCE}
     COMMENT "Running the demo of ${stem}"
     VERBATIM)

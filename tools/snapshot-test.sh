@@ -50,7 +50,13 @@ if [[ -n "$files" ]]; then
   "$work/build/unit_tests" "$tags"
 fi
 
-if [[ -x "$work/build/demo-$stem" ]]; then
+# Demos read other demos' published files (front matter demo.reads) from
+# the book build's outputs.
+export BOOK_OUTPUTS="$outputs"
+if [[ -x "$work/build/demo-$stem" ]] &&
+   grep -q "^set(LITBOOK_DEMO_ARGS_$stem .*--quick" "$work/snippets/snippets.cmake"; then
+  "$root/tools/quick-trace-check.sh" "$work/build/demo-$stem" "$stem" "$outputs" "$work"
+elif [[ -x "$work/build/demo-$stem" ]]; then
   expected="$outputs/$stem/stdout.txt"
   [[ -f "$expected" ]] || { echo "snapshot $stem: no $expected; build the book first" >&2; exit 1; }
   if ! "$work/build/demo-$stem" > "$work/demo-stdout.txt"; then

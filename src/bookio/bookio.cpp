@@ -199,6 +199,46 @@ void figure(std::string_view name, const Plot& plot) {
   figure_svg(name, to_svg(plot));
 }
 
+bool quick() {
+  const char* env = std::getenv("BOOK_QUICK");
+  return env != nullptr && std::string_view(env) == "1";
+}
+
+void trace(std::string_view line) {
+  if (line.find('\n') != std::string_view::npos) {
+    throw std::runtime_error("bookio: trace: a trace line holds no newline");
+  }
+  if (out_dir().empty()) return;
+  std::ofstream out(fs::path(out_dir()) / "trace.txt", std::ios::app);
+  out << line << '\n';
+  if (!out) throw std::runtime_error("bookio: cannot write trace.txt");
+}
+
+void artifact(std::string_view name, std::string_view bytes) {
+  check_name("artifact", name);
+  write_output("artifacts/" + std::string(name), std::string(bytes));
+}
+
+std::string output_path(std::string_view stem, std::string_view file) {
+  const char* env = std::getenv("BOOK_OUTPUTS");
+  std::string what = std::string(stem) + "/" + std::string(file);
+  if (env == nullptr || *env == '\0') {
+    throw std::runtime_error(
+        "output_path: the environment variable BOOK_OUTPUTS is not set, so "
+        "the output " + what + " of another demo cannot be found; the build "
+        "sets it to build/out when it runs a demo");
+  }
+  fs::path path = fs::path(env) / std::string(stem) / std::string(file);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw std::runtime_error(
+        "output_path: " + path.string() + " cannot be opened for reading; "
+        "does the front matter's demo.reads name " + std::string(stem) +
+        ", and did its demo publish " + std::string(file) + "?");
+  }
+  return path.string();
+}
+
 std::string corpus_path() {
   const char* env = std::getenv("BOOK_CORPUS");
   if (env == nullptr || *env == '\0') {

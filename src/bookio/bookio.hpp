@@ -6,6 +6,8 @@
 //   values.jsonl       one JSON object per published value
 //   tables/NAME.json   one file per table
 //   figures/NAME.svg   one file per figure
+//   artifacts/NAME     files for later demos (a trained model)
+//   trace.txt          one line per step of a long demo (book::trace)
 // Without LITBOOK_OUT a demo only prints, so a reader can run it directly.
 #pragma once
 
@@ -100,6 +102,26 @@ void figure(std::string_view name, const Plot& plot);
 
 /// Publishes a ready SVG document as figures/NAME.svg.
 void figure_svg(std::string_view name, std::string_view svg);
+
+/// True when the build runs this demo quick (BOOK_QUICK=1): a demo whose
+/// front matter says demo.quick then does only its first steps, and the
+/// build checks that their trace is a prefix of the full run's.
+bool quick();
+
+/// Appends one line (no newline in it) to trace.txt: for a long demo, one
+/// line per step with the step's numbers as exact bits (fmt("%a", x)).
+void trace(std::string_view line);
+
+/// Publishes a file as artifacts/NAME (for example a trained model), for
+/// later demos to read through output_path.
+void artifact(std::string_view name, std::string_view bytes);
+
+/// The path of `file` (e.g. "artifacts/model.params") that the demo of
+/// chapter `stem` published, under the directory in BOOK_OUTPUTS (set by
+/// the build). Throws std::runtime_error when the variable is unset or
+/// the file cannot be opened; the chapter's front matter must list `stem`
+/// in demo.reads so that the build runs that demo first.
+std::string output_path(std::string_view stem, std::string_view file);
 
 /// The path of the book's corpus file (build/corpus/kjv.txt), from the
 /// environment variable BOOK_CORPUS that the build sets when it runs a

@@ -27,6 +27,14 @@ struct SourceRange {
 /// Parses Pandoc's "file@L:C-L:C[;L:C-L:C...]" into its outer range.
 std::optional<SourceRange> parse_data_pos(std::string_view pos);
 
+/// How the build runs a chapter's demo: the front matter's `demo:` map.
+struct DemoSettings {
+  int timeout = 60;                ///< seconds the demo may run
+  bool quick = false;              ///< second run with BOOK_QUICK=1 (trace prefix)
+  std::vector<std::string> reads;  ///< stems of demos whose files it reads
+  bool operator==(const DemoSettings&) const = default;
+};
+
 /// A fenced code block with a `region`, `fill` or `revise` attribute.
 struct Region {
   std::string name;    ///< the region's own name
@@ -94,6 +102,7 @@ struct Chapter {
   std::string title;
   int part = 0;
   Json meta;              ///< Pandoc metadata (objectives, prerequisites)
+  DemoSettings demo;      ///< front matter `demo:` (defaults when absent)
   Json blocks;            ///< simplified Pandoc blocks
   std::vector<Region> regions;
   std::optional<OutputBlock> output;

@@ -55,13 +55,14 @@ struct Run {
   std::map<std::string, std::string> files;
 };
 
-Run run_once(const DemoOptions& o, const fs::path& dir) {
+Run run_once(const DemoOptions& o, const fs::path& dir, bool quick) {
   fs::remove_all(dir);
   fs::create_directories(dir);
   ProcessOptions p;
   p.timeout = o.timeout;
   p.max_output = o.max_output;
-  p.env = {{"LITBOOK_OUT", fs::absolute(dir).string()}};
+  p.env = {{"LITBOOK_OUT", fs::absolute(dir).string()},
+           {"BOOK_QUICK", quick ? "1" : "0"}};
   Run run;
   std::string name = o.exe.filename().string();
   run.process = run_process({fs::absolute(o.exe).string()}, p);
@@ -95,6 +96,33 @@ Run run_once(const DemoOptions& o, const fs::path& dir) {
   return run;
 }
 
+// The quick run's trace must be a non-empty prefix, line by line, of the
+// full run's: the same first steps, bit for bit.
+void check_quick_trace(const DemoOptions& o, const Run& full, const Run& quick) {
+  std::string name = o.exe.filename().string();
+  auto find = [](const Run& r) {
+    auto it = r.files.find("trace.txt");
+    return it == r.files.end() ? std::string() : it->second;
+  };
+  std::string a = find(full), b = find(quick);
+  if (b.empty()) {
+    throw Failure(o.chapter, "demo " + name + " is quick (front matter "
+                             "demo.quick) but its quick run (BOOK_QUICK=1) "
+                             "traced nothing (book::trace)");
+  }
+  auto x = split_lines(a), y = split_lines(b);
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    if (i >= x.size() || x[i] != y[i]) {
+      throw Failure(o.chapter,
+                    "demo " + name + " is not deterministic: its quick run's "
+                    "trace differs from the full run's at line " +
+                        std::to_string(i + 1) + ": '" +
+                        (i < x.size() ? x[i] : "<end>") + "' then '" + y[i] +
+                        "'");
+    }
+  }
+}
+
 std::string first_line_difference(const std::string& a, const std::string& b) {
   auto x = split_lines(a), y = split_lines(b);
   for (std::size_t i = 0; i < std::max(x.size(), y.size()); ++i) {
@@ -117,10 +145,13 @@ void run_demo(const DemoOptions& o) {
   try {
     for (int i = 0; i < o.runs; ++i) {
       dirs.push_back(base.string() + suffix + "-" + std::to_string(i));
-      runs.push_back(run_once(o, dirs.back()));
+      runs.push_back(run_once(o, dirs.back(), o.quick && i > 0));
     }
     std::string name = o.exe.filename().string();
-    for (std::size_t i = 1; i < runs.size(); ++i) {
+    for (std::size_t i = 1; o.quick && i < runs.size(); ++i) {
+      check_quick_trace(o, runs[0], runs[i]);
+    }
+    for (std::size_t i = 1; !o.quick && i < runs.size(); ++i) {
       if (runs[i].process.out != runs[0].process.out) {
         throw Failure(o.chapter,
                       "demo " + name + " is not deterministic: two runs printed "
@@ -144,7 +175,8 @@ void run_demo(const DemoOptions& o) {
       if (file == "values.jsonl") {
         jsonl = bytes;
       } else if (file.rfind("tables/", 0) == 0 ||
-                 file.rfind("figures/", 0) == 0) {
+                 file.rfind("figures/", 0) == 0 ||
+                 file.rfind("artifacts/", 0) == 0 || file == "trace.txt") {
         write_atomic(fresh / file, bytes);
       }
     }

@@ -346,6 +346,54 @@ void meta_links(const Json& node, Chapter& ch) {
   if (node.contains("c")) meta_links(node["c"], ch);
 }
 
+// The optional `demo:` map: timeout (whole seconds, 1 to 3600), quick
+// (true or false) and reads (a list of chapter stems). Whether each stem
+// names an earlier chapter with a demo is checked by tangle, which sees
+// the whole book.
+void read_demo_settings(Chapter& ch, Diagnostics& diags) {
+  if (!ch.meta.contains("demo")) return;
+  const Json& demo = ch.meta["demo"];
+  if (demo["t"] != "MetaMap") {
+    diags.add(ch.at(1), "front matter: 'demo' must be a map with timeout, "
+                        "quick and reads");
+    return;
+  }
+  for (const auto& [key, value] : demo["c"].items()) {
+    if (key == "timeout") {
+      std::string text = meta_text(value);
+      int seconds = 0;
+      auto r = std::from_chars(text.data(), text.data() + text.size(), seconds);
+      if (r.ec != std::errc() || r.ptr != text.data() + text.size() ||
+          seconds < 1 || seconds > 3600) {
+        diags.add(ch.at(1), "front matter: demo.timeout must be a whole "
+                            "number of seconds from 1 to 3600, got '" +
+                                text + "'");
+      } else {
+        ch.demo.timeout = seconds;
+      }
+    } else if (key == "quick") {
+      if (value["t"] != "MetaBool") {
+        diags.add(ch.at(1), "front matter: demo.quick must be true or false, "
+                            "got '" + meta_text(value) + "'");
+      } else {
+        ch.demo.quick = value["c"].get<bool>();
+      }
+    } else if (key == "reads") {
+      if (value["t"] != "MetaList") {
+        diags.add(ch.at(1), "front matter: demo.reads must be a list of "
+                            "chapter names such as [29-training]");
+        continue;
+      }
+      for (const auto& item : value["c"]) {
+        ch.demo.reads.push_back(meta_text(item));
+      }
+    } else {
+      diags.add(ch.at(1), "front matter: demo." + key + " is not a demo "
+                          "setting (timeout, quick, reads)");
+    }
+  }
+}
+
 void read_front_matter(Chapter& ch, Diagnostics& diags) {
   const Json& meta = ch.meta;
   auto need = [&](const char* key) -> std::string {
@@ -375,6 +423,7 @@ void read_front_matter(Chapter& ch, Diagnostics& diags) {
       meta_links(meta[key]["c"], ch);
     }
   }
+  read_demo_settings(ch, diags);
   if (!ch.id.empty()) {
     // NN-id.md, or NNr-id.md for the review page after chapter NN.
     std::size_t dash = ch.stem.size() > 2 && ch.stem[2] == 'r' ? 3 : 2;
@@ -426,7 +475,10 @@ Json regions_to_json(const Chapter& ch) {
                    {"revise", r.revise}, {"hidden", r.hidden},
                    {"lang", r.lang}, {"code", r.code}, {"line", r.line}});
   }
-  return Json{{"id", ch.id}, {"stem", ch.stem}, {"regions", out}};
+  Json demo{{"timeout", ch.demo.timeout}, {"quick", ch.demo.quick},
+            {"reads", ch.demo.reads}};
+  return Json{{"id", ch.id}, {"stem", ch.stem}, {"regions", out},
+              {"demo", demo}};
 }
 
 Json index_to_json(const Chapter& ch) {

@@ -116,13 +116,17 @@ const std::map<std::string, CommandSpec>& specs() {
       {"run-demo",
        {"usage: litbook run-demo --exe PATH --out DIR --chapter CHAPTER.md\n"
         "                        [--timeout SECONDS] [--max-output BYTES]\n"
+        "                        [--quick]\n"
         "\n"
         "Runs the demo twice; fails if it crashes, times out, prints too\n"
         "much, or the two runs differ. Otherwise replaces DIR atomically\n"
-        "with stdout.txt, values.json, tables/ and figures/. With\n"
-        "--model-dir, problems point at the demo's first code region.\n",
+        "with stdout.txt, values.json, tables/, figures/, artifacts/ and\n"
+        "trace.txt. With --quick (front matter demo.quick) the second run\n"
+        "has BOOK_QUICK=1 and only its trace.txt is compared: it must be a\n"
+        "non-empty prefix of the first run's. With --model-dir, problems\n"
+        "point at the demo's first code region.\n",
         {"exe", "out", "chapter", "timeout", "max-output", "model-dir", "root"},
-        {}}},
+        {"quick"}}},
       {"parse",
        {"usage: litbook parse CHAPTER.md --model-dir DIR\n"
         "\n"
@@ -427,6 +431,7 @@ int cmd_run_demo(const Args& a) {
         static_cast<long>(std::stod(*t) * 1000));
   }
   if (auto m = a.get("max-output")) o.max_output = std::stoull(*m);
+  o.quick = a.flag("quick");
   run_demo(o);
   return 0;
 }

@@ -15,6 +15,7 @@ struct ChapterCode {
   std::string id;
   std::string display;  ///< chapters/NN-slug.md
   std::vector<Region> regions;
+  DemoSettings demo;
 };
 
 ChapterCode code_from_json(const Json& j, const std::string& display);

@@ -1,7 +1,11 @@
 // Tests of the demos' support library (src/bookio) that need no demo.
 #include <catch2/catch.hpp>
 
+#include <stdlib.h>
+
+#include <cstdlib>
 #include <stdexcept>
+#include <string>
 
 #include "bookio/bookio.hpp"
 
@@ -23,4 +27,47 @@ TEST_CASE("book::fmt formats one double and rejects other conversions",
   CHECK_THROWS_WITH(book::fmt("%d", 1.0),
                     "book::fmt: format '%d' must hold one conversion of a "
                     "double (%f, %e, %g or %a)");
+}
+
+// out_dir() reads LITBOOK_OUT once per process and these tests run with it
+// unset, so trace and artifact only validate; run-demo's tool tests cover
+// the files they write.
+TEST_CASE("book::quick, trace and artifact check their input",
+          "[tool][bookio][demo]") {
+  ::unsetenv("BOOK_QUICK");
+  CHECK_FALSE(book::quick());
+  ::setenv("BOOK_QUICK", "1", 1);
+  CHECK(book::quick());
+  ::setenv("BOOK_QUICK", "0", 1);
+  CHECK_FALSE(book::quick());
+  ::unsetenv("BOOK_QUICK");
+  CHECK_NOTHROW(book::trace("step 1 0x1.8p+1"));
+  CHECK_THROWS_WITH(book::trace("two\nlines"),
+                    "bookio: trace: a trace line holds no newline");
+  CHECK_NOTHROW(book::artifact("model.params", "bytes"));
+  CHECK_THROWS_WITH(book::artifact("../escape", "bytes"),
+                    "bookio: invalid artifact name '../escape'");
+}
+
+TEST_CASE("book::output_path finds another demo's file or says why not",
+          "[tool][bookio][demo]") {
+  char dir_template[] = "/tmp/bookio-outputs-XXXXXX";
+  REQUIRE(::mkdtemp(dir_template) != nullptr);
+  const std::string dir = dir_template;
+  ::unsetenv("BOOK_OUTPUTS");
+  CHECK_THROWS_WITH(book::output_path("29-training", "artifacts/model.params"),
+                    Catch::Contains("BOOK_OUTPUTS is not set") &&
+                        Catch::Contains("29-training/artifacts/model.params"));
+  ::setenv("BOOK_OUTPUTS", dir.c_str(), 1);
+  CHECK_THROWS_WITH(book::output_path("29-training", "artifacts/model.params"),
+                    Catch::Contains(dir + "/29-training/artifacts/model.params "
+                                          "cannot be opened") &&
+                        Catch::Contains("demo.reads name 29-training"));
+  const std::string sub = dir + "/29-training/artifacts";
+  REQUIRE(std::system(("mkdir -p " + sub + " && printf w > " + sub +
+                       "/model.params").c_str()) == 0);
+  CHECK(book::output_path("29-training", "artifacts/model.params") ==
+        sub + "/model.params");
+  ::unsetenv("BOOK_OUTPUTS");
+  REQUIRE(std::system(("rm -rf " + dir).c_str()) == 0);
 }

@@ -877,6 +877,81 @@ TEST_CASE("front matter problems fail with line 1 of the chapter",
   REQUIRE(changes(before, p.tree()) == "");
 }
 
+// Chapter 02-beta with `demo_keys` (lines under "demo:") in its front
+// matter, kBeta's region and, when `with_demo`, a demo of its own.
+std::string beta_with_demo(const std::string& demo_keys, bool with_demo = true) {
+  return "---\nid: beta\ntitle: Beta\npart: 1\nobjectives:\n  - Learn.\n"
+         "prerequisites:\n  - Nothing.\ndemo:\n" + demo_keys + "---\n\n" +
+         kBeta +
+         (with_demo ? "\n```{.cpp file=\"demos/02-beta.cpp\" region=\"beta-demo\"}\n"
+                      "int main() { return 0; }\n```\n"
+                    : "");
+}
+
+TEST_CASE("demo settings in the front matter reach the build manifest",
+          "[tool][book][demo]") {
+  Project p;
+  make_tangled_book(p);
+  p.write("chapters/02-beta.md",
+          beta_with_demo("  timeout: 420\n  quick: true\n  reads: [01-alpha]\n"));
+  auto r = p.litbook({"tangle"});
+  LOG_RUN(r);
+  REQUIRE(r.status == 0);
+  std::string manifest = p.read("snippets/snippets.cmake");
+  REQUIRE_THAT(manifest, HasLine("set(LITBOOK_DEMO_ARGS_02-beta --timeout 420 --quick)"));
+  REQUIRE_THAT(manifest, HasLine("set(LITBOOK_DEMO_READS_02-beta 01-alpha)"));
+  // 01-alpha has no settings: the build's defaults apply to it.
+  REQUIRE(manifest.find("LITBOOK_DEMO_ARGS_01-alpha") == std::string::npos);
+}
+
+TEST_CASE("bad demo settings fail tangle with line 1 of the chapter",
+          "[tool][book][demo]") {
+  Project p;
+  make_tangled_book(p);
+  std::string text, message;
+  SECTION("a timeout that is no number") {
+    text = beta_with_demo("  timeout: soon\n");
+    message = "front matter: demo.timeout must be a whole number of seconds "
+              "from 1 to 3600, got 'soon'";
+  }
+  SECTION("a timeout of zero") {
+    text = beta_with_demo("  timeout: 0\n");
+    message = "front matter: demo.timeout must be a whole number of seconds "
+              "from 1 to 3600, got '0'";
+  }
+  SECTION("quick that is no boolean") {
+    text = beta_with_demo("  quick: maybe\n");
+    message = "front matter: demo.quick must be true or false, got 'maybe'";
+  }
+  SECTION("an unknown setting") {
+    text = beta_with_demo("  colour: red\n");
+    message = "front matter: demo.colour is not a demo setting (timeout, "
+              "quick, reads)";
+  }
+  SECTION("reads naming no chapter") {
+    text = beta_with_demo("  reads: [03-gamma]\n");
+    message = "front matter: demo.reads names '03-gamma', which is not an "
+              "earlier chapter with a demo";
+  }
+  SECTION("reads naming the chapter itself") {
+    text = beta_with_demo("  reads: [02-beta]\n");
+    message = "front matter: demo.reads names '02-beta', which is not an "
+              "earlier chapter with a demo";
+  }
+  SECTION("settings for a chapter without a demo") {
+    text = beta_with_demo("  timeout: 120\n", false);
+    message = "front matter: 'demo' settings, but the chapter has no demo (no "
+              "region with file=demos/02-beta.cpp)";
+  }
+  p.write("chapters/02-beta.md", text);
+  Tree before = p.tree();
+  auto r = p.litbook({"tangle"});
+  LOG_RUN(r);
+  REQUIRE(r.status != 0);
+  REQUIRE_THAT(r.err, HasLine("chapters/02-beta.md:1: " + message));
+  REQUIRE(changes(before, p.tree()) == "");
+}
+
 TEST_CASE("book.yaml problems fail tangle and check", "[tool][book]") {
   Project p;
   make_tangled_book(p);
@@ -1526,6 +1601,71 @@ TEST_CASE("a demo that prints more than --max-output fails run-demo",
                         {"--max-output", "1000"});
     REQUIRE_THAT(r.err, HasLine("chapters/01-alpha.md: demo demo.sh printed "
                                 "more than 1000 bytes (killed)"));
+  }
+}
+
+// A stand-in for a training demo: it traces one line per step, four steps
+// in full and `quick_steps` when BOOK_QUICK=1, and publishes an artifact.
+std::string training_script(const std::string& quick_steps,
+                            const std::string& quick_line = "step") {
+  return "#!/bin/sh\n"
+         "n=4; word=step\n"
+         "if [ \"$BOOK_QUICK\" = 1 ]; then n=" + quick_steps +
+         "; word=" + quick_line + "; fi\n"
+         "echo steps=$n\n"
+         "i=1; while [ $i -le $n ]; do\n"
+         "  echo \"$word $i\" >> \"$LITBOOK_OUT/trace.txt\"; i=$((i+1)); done\n"
+         "mkdir -p \"$LITBOOK_OUT/artifacts\"\n"
+         "printf 'weights' > \"$LITBOOK_OUT/artifacts/model.params\"\n";
+}
+
+TEST_CASE("a quick demo is checked by the prefix of its trace",
+          "[tool][demo]") {
+  Project p;
+  SECTION("the quick run traces the same first steps: its outputs publish") {
+    make_demo_project(p);
+    p.script("demo.sh", training_script("2"));
+    auto r = p.litbook({"run-demo", "--exe", "demo.sh", "--out",
+                        "build/out/01-alpha", "--chapter",
+                        "chapters/01-alpha.md", "--quick"});
+    LOG_RUN(r);
+    REQUIRE(r.status == 0);
+    // The full run's stdout, trace and artifact; not the quick run's.
+    REQUIRE(p.read("build/out/01-alpha/stdout.txt") == "steps=4\n");
+    REQUIRE(p.read("build/out/01-alpha/trace.txt") ==
+            "step 1\nstep 2\nstep 3\nstep 4\n");
+    REQUIRE(p.read("build/out/01-alpha/artifacts/model.params") == "weights");
+  }
+  SECTION("a quick run that differs at a step fails") {
+    auto r = demo_fails(p, training_script("2", "other"), {"--quick"});
+    REQUIRE_THAT(r.err, HasLine("chapters/01-alpha.md: demo demo.sh is not "
+                                "deterministic: its quick run's trace differs "
+                                "from the full run's at line 1: 'step 1' then "
+                                "'other 1'"));
+  }
+  SECTION("a quick run longer than the full run fails") {
+    auto r = demo_fails(p, training_script("5"), {"--quick"});
+    REQUIRE_THAT(r.err, HasLine("chapters/01-alpha.md: demo demo.sh is not "
+                                "deterministic: its quick run's trace differs "
+                                "from the full run's at line 5: '<end>' then "
+                                "'step 5'"));
+  }
+  SECTION("a quick run that traces nothing fails") {
+    auto r = demo_fails(p, training_script("0"), {"--quick"});
+    REQUIRE_THAT(r.err, HasLine("chapters/01-alpha.md: demo demo.sh is quick "
+                                "(front matter demo.quick) but its quick run "
+                                "(BOOK_QUICK=1) traced nothing (book::trace)"));
+  }
+  SECTION("without --quick both runs are full and compared whole") {
+    make_demo_project(p);
+    p.script("demo.sh", training_script("2", "other"));
+    auto r = p.litbook({"run-demo", "--exe", "demo.sh", "--out",
+                        "build/out/01-alpha", "--chapter",
+                        "chapters/01-alpha.md"});
+    LOG_RUN(r);
+    REQUIRE(r.status == 0);
+    REQUIRE(p.read("build/out/01-alpha/trace.txt") ==
+            "step 1\nstep 2\nstep 3\nstep 4\n");
   }
 }
 
@@ -2262,8 +2402,8 @@ TEST_CASE("tangle records the chapter line of every region line, revisions "
   revised.code = "struct A {\n  int b;\n};";
   revised.line = 20;
   auto result = litbook::tangle(
-      {{"01-alpha", "alpha", "chapters/01-alpha.md", {top}},
-       {"02-beta", "beta", "chapters/02-beta.md", {revised}}});
+      {{"01-alpha", "alpha", "chapters/01-alpha.md", {top}, {}},
+       {"02-beta", "beta", "chapters/02-beta.md", {revised}, {}}});
   litbook::Json origins = litbook::origins_to_json(result);
   // Lines 1-3 are the header, 4 the region comment, 5-7 the revised code,
   // whose fence is beta's line 20: "int b;" (file line 6) is beta's 22.

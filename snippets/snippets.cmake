@@ -100,3 +100,4 @@ set(LITBOOK_DEMOS
   28-decoder-model
   33-kv-cache
 )
+set(LITBOOK_DEMO_ARGS_33-kv-cache --timeout 300)

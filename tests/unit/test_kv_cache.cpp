@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <bit>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -96,6 +97,36 @@ TEST_CASE("decode_step equals model_forward on the whole prefix, bit for "
       CHECK(bits(cached) == bits(row(uncached.logits, t)));
       // By causality also row t of the run on the whole prompt.
       CHECK(bits(cached) == bits(row(whole.logits, t)));
+    }
+  }
+}
+
+TEST_CASE("decode_step equals model_forward with weights unlike an "
+          "initialisation: gains far from 1, a large embedding",
+          "[ch33][kv-cache]") {
+  // Every tensor replaced by a wave of its shape, different per tensor,
+  // so that a gain read for the wrong norm or a weight of the wrong
+  // block changes the logits (at initialisation every gain is 1).
+  const Parameters init = model(small);
+  Parameters p(33);
+  double phase = 0.3;
+  for (const llm::NamedTensor& n : init.list()) {
+    std::vector<double> v(n.value.numel());
+    const bool gain = n.name.ends_with(".gain");
+    for (std::size_t k = 0; k < v.size(); ++k) {
+      const double w = std::sin(0.9 * double(k) + phase);
+      v[k] = gain ? 1.0 + 0.5 * w : 0.6 * w;
+    }
+    p.add(n.name, Tensor(n.value.shape(), v));
+    phase += 0.7;
+  }
+  for (const std::vector<std::size_t>& prompt : prompts) {
+    const Full whole = full_forward(p, prompt);
+    KvCache cache(small);
+    for (std::size_t t = 0; t < prompt.size(); ++t) {
+      INFO("position " << t << " of prompt starting " << prompt[0]);
+      CHECK(bits(llm::decode_step(p, small, cache, prompt[t])) ==
+            bits(row(whole.logits, t)));
     }
   }
 }

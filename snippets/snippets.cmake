@@ -34,6 +34,7 @@ set(LITBOOK_LIBRARY_SOURCES
   llm/evaluation.cpp
   llm/checkpoint.cpp
   llm/sampling.cpp
+  llm/kv_cache.cpp
 )
 set(LITBOOK_HEADERS
   llm/error.hpp
@@ -70,6 +71,7 @@ set(LITBOOK_HEADERS
   llm/evaluation.hpp
   llm/checkpoint.hpp
   llm/sampling.hpp
+  llm/kv_cache.hpp
 )
 set(LITBOOK_DEMOS
   01-text-units
@@ -116,3 +118,5 @@ set(LITBOOK_DEMO_READS_30-evaluation 29-training)
   32-sampling
 set(LITBOOK_DEMO_ARGS_32-sampling --timeout 180)
 set(LITBOOK_DEMO_READS_32-sampling 29-training)
+  33-kv-cache
+set(LITBOOK_DEMO_ARGS_33-kv-cache --timeout 300)

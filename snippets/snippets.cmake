@@ -21,6 +21,7 @@ set(LITBOOK_LIBRARY_SOURCES
   llm/swiglu.cpp
   llm/batch.cpp
   llm/adamw.cpp
+  llm/ngram.cpp
   llm/rmsnorm.cpp
   llm/attention.cpp
   llm/rope.cpp
@@ -54,6 +55,7 @@ set(LITBOOK_HEADERS
   llm/swiglu.hpp
   llm/batch.hpp
   llm/adamw.hpp
+  llm/ngram.hpp
   llm/rmsnorm.hpp
   llm/attention.hpp
   llm/rope.hpp
@@ -86,6 +88,7 @@ set(LITBOOK_DEMOS
   17-embeddings-linear
   18-swiglu
   19-batches-adamw
+  20-neural-ngram
   21-residual-rmsnorm
   21r-layers-review
   22-self-attention
@@ -97,3 +100,4 @@ set(LITBOOK_DEMOS
   27-fast-kernels
   28-decoder-model
 )
+set(LITBOOK_DEMO_ARGS_20-neural-ngram --timeout 420 --quick)

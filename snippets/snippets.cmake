@@ -100,4 +100,4 @@ set(LITBOOK_DEMOS
   27-fast-kernels
   28-decoder-model
 )
-set(LITBOOK_DEMO_ARGS_20-neural-ngram --timeout 420 --quick)
+set(LITBOOK_DEMO_ARGS_20-neural-ngram --timeout 600 --quick)

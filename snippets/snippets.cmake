@@ -30,6 +30,7 @@ set(LITBOOK_LIBRARY_SOURCES
   llm/head_blocks.cpp
   llm/threads.cpp
   llm/decoder_model.cpp
+  llm/training.cpp
 )
 set(LITBOOK_HEADERS
   llm/error.hpp
@@ -62,6 +63,7 @@ set(LITBOOK_HEADERS
   llm/head_blocks.hpp
   llm/threads.hpp
   llm/decoder_model.hpp
+  llm/training.hpp
 )
 set(LITBOOK_DEMOS
   01-text-units
@@ -96,6 +98,8 @@ set(LITBOOK_DEMOS
   26r-attention-review
   27-fast-kernels
   28-decoder-model
+  29-training
 )
 set(LITBOOK_PROGRAMS
 )
+set(LITBOOK_DEMO_ARGS_29-training --timeout 420 --quick)

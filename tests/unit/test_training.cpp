@@ -1,0 +1,388 @@
+// Tests for chapter training: the schedule at hand-computed steps, clipping
+// by the global norm on a two-tensor example, the windows sample_batch
+// draws against a plain enumeration of every window, each rejected
+// setting (with nothing changed), the determinism of train_step, and the
+// bytes of save_parameters with their round trip and rejected inputs.
+#include <catch2/catch.hpp>
+
+#include <bit>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "llm/adamw.hpp"
+#include "llm/autograd.hpp"
+#include "llm/decoder_model.hpp"
+#include "llm/error.hpp"
+#include "llm/layers.hpp"
+#include "llm/params.hpp"
+#include "llm/random.hpp"
+#include "llm/tensor.hpp"
+#include "llm/training.hpp"
+#include "message_of.hpp"
+
+namespace {
+
+using llm::Batch;
+using llm::NamedTensor;
+using llm::Parameters;
+using llm::Schedule;
+using llm::Tensor;
+using llm::TokenId;
+using Docs = std::vector<std::vector<TokenId>>;
+
+// Warm-up of 4 steps to 0.8, then 8 steps of cosine decay to 0.2.
+const Schedule sched{.lr_max = 0.8, .lr_min = 0.2, .warmup = 4, .steps = 12};
+
+}  // namespace
+
+TEST_CASE("the schedule warms up linearly, then decays along a cosine",
+          "[ch29][training]") {
+  // Warm-up: lr_max (step + 1) / warmup, 0.8 / 4 = 0.2 per step.
+  CHECK(llm::learning_rate(sched, 0) == Approx(0.2).epsilon(1e-15));
+  CHECK(llm::learning_rate(sched, 1) == Approx(0.4).epsilon(1e-15));
+  CHECK(llm::learning_rate(sched, 3) == 0.8);  // its end: 0.8 * 4 / 4
+  // Decay: p = (step + 1 - 4) / 8. Step 5: p = 1/4, cos(pi/4) = sqrt(2)/2,
+  // 0.2 + 0.6 (1 + 0.7071...) / 2 = 0.2 + 0.3 * 1.7071... = 0.7121320...
+  CHECK(llm::learning_rate(sched, 5) ==
+        Approx(0.2 + 0.3 * (1.0 + std::sqrt(0.5))).epsilon(1e-15));
+  // The middle, p = 1/2 at step 7: cos(pi/2) = 0, halfway, 0.5.
+  CHECK(llm::learning_rate(sched, 7) == Approx(0.5).epsilon(1e-15));
+  // The last step, p = 1: cos(pi) is exactly -1, so exactly lr_min.
+  CHECK(llm::learning_rate(sched, 11) == 0.2);
+  // Without warm-up the first step is already one step into the decay.
+  const Schedule none{.lr_max = 0.8, .lr_min = 0.2, .warmup = 0, .steps = 2};
+  CHECK(llm::learning_rate(none, 0) == Approx(0.5).epsilon(1e-15));
+  CHECK(llm::learning_rate(none, 1) == 0.2);
+  CHECK(message_of<llm::IndexError>([] { llm::learning_rate(sched, 12); }) ==
+        "learning_rate: step 12, expected a step below 12");
+}
+
+TEST_CASE("a schedule with bad settings is rejected, each in its own words",
+          "[ch29][training]") {
+  const auto error = [](Schedule s) {
+    return message_of<llm::ConfigError>([&] { llm::validate(s); });
+  };
+  Schedule s = sched;
+  s.steps = 0;
+  s.warmup = 0;
+  CHECK(error(s) == "schedule: steps is 0, expected > 0");
+  s = sched;
+  s.warmup = 13;
+  CHECK(error(s) == "schedule: warmup of 13 steps is longer than the 12 "
+                    "steps, expected warmup <= steps");
+  s = sched;
+  s.lr_min = 0.9;
+  CHECK(error(s) == "schedule: lr_min is 0.900000, expected 0 < lr_min <= "
+                    "lr_max = 0.800000");
+  s.lr_min = 0.0;
+  CHECK(error(s) == "schedule: lr_min is 0.000000, expected 0 < lr_min <= "
+                    "lr_max = 0.800000");
+  s = sched;
+  s.lr_max = 0.0;
+  CHECK(error(s) == "schedule: lr_max is 0.000000, expected a finite rate > 0");
+  s = sched;
+  s.warmup = 12;  // all warm-up is allowed
+  CHECK(error(s) == "no exception");
+  CHECK(llm::learning_rate(s, 11) == 0.8);
+}
+
+TEST_CASE("clipping scales every tensor by one factor, only above the "
+          "threshold", "[ch29][training]") {
+  // a = [3, 4], b = [12]: 9 + 16 + 144 = 169, so the global norm is 13.
+  const auto grads = [] {
+    return std::vector<NamedTensor>{{"a", Tensor({2}, {3.0, 4.0})},
+                                    {"b", Tensor({1}, {12.0})}};
+  };
+  CHECK(llm::global_norm(grads()) == 13.0);
+  CHECK(llm::global_norm({}) == 0.0);
+
+  std::vector<NamedTensor> g = grads();
+  CHECK(llm::clip_by_global_norm(g, 6.5) == 13.0);  // the norm before
+  // 6.5 / 13 = 0.5 on both tensors: [1.5, 2] and [6], norm 6.5.
+  CHECK(g[0].value.to_vector() == std::vector<double>{1.5, 2.0});
+  CHECK(g[1].value.to_vector() == std::vector<double>{6.0});
+  CHECK(llm::global_norm(g) == 6.5);
+
+  for (double threshold : {13.0, 20.0}) {  // at or above the norm: as is
+    g = grads();
+    CHECK(llm::clip_by_global_norm(g, threshold) == 13.0);
+    CHECK(g[0].value.to_vector() == std::vector<double>{3.0, 4.0});
+    CHECK(g[1].value.to_vector() == std::vector<double>{12.0});
+  }
+}
+
+TEST_CASE("clipping rejects a bad threshold or norm and changes nothing",
+          "[ch29][training]") {
+  std::vector<NamedTensor> g{{"a", Tensor({2}, {3.0, 4.0})}};
+  for (double bad : {0.0, -1.0}) {
+    CHECK(message_of<llm::ConfigError>([&] {
+            llm::clip_by_global_norm(g, bad);
+          }).starts_with("clip_by_global_norm: max_norm is "));
+  }
+  CHECK(g[0].value.to_vector() == std::vector<double>{3.0, 4.0});
+  std::vector<NamedTensor> n{
+      {"a", Tensor({2}, {std::numeric_limits<double>::quiet_NaN(), 1.0})}};
+  CHECK(message_of<llm::DomainError>([&] {
+          llm::clip_by_global_norm(n, 1.0);
+        }) == "clip_by_global_norm: the gradient's norm is nan, expected a "
+              "finite norm");
+  CHECK(n[0].value.to_vector()[1] == 1.0);
+}
+
+namespace {
+
+// Three documents: 3 ids (no window of 4), 10 ids (7 windows), 6 ids (3).
+const Docs docs{{10, 11, 12},
+                {20, 21, 22, 23, 24, 25, 26, 27, 28, 29},
+                {100, 101, 102, 103, 104, 105}};
+
+}  // namespace
+
+TEST_CASE("sample_batch draws whole windows of one document, targets "
+          "shifted by one", "[ch29][training]") {
+  // Every window of T + 1 = 4 ids, in document order: the k-th is picked
+  // when floor(u * 10) = k for the generator's next uniform u.
+  std::vector<std::vector<TokenId>> windows;
+  for (const auto& d : docs) {
+    for (std::size_t s = 0; s + 4 <= d.size(); ++s) {
+      windows.emplace_back(d.begin() + s, d.begin() + s + 4);
+    }
+  }
+  REQUIRE(windows.size() == 10);
+  llm::Rng rng(29), mirror(29);
+  std::vector<int> seen(windows.size(), 0);
+  for (int draw = 0; draw < 200; ++draw) {
+    const Batch b = llm::sample_batch(docs, 2, 3, rng);
+    REQUIRE(b.inputs.batch == 2);
+    REQUIRE(b.inputs.length == 3);
+    REQUIRE(b.targets.ids.size() == 6);
+    for (std::size_t row = 0; row < 2; ++row) {
+      const auto k = static_cast<std::size_t>(mirror.uniform() * 10.0);
+      const std::vector<TokenId>& w = windows[k];
+      ++seen[k];
+      for (std::size_t t = 0; t < 3; ++t) {
+        CHECK(b.inputs.ids[row * 3 + t] == w[t]);
+        CHECK(b.targets.ids[row * 3 + t] == w[t + 1]);
+      }
+    }
+  }
+  for (int count : seen) CHECK(count > 0);  // every window can come up
+}
+
+TEST_CASE("sample_batch rejects bad sizes and draws nothing",
+          "[ch29][training]") {
+  llm::Rng rng(7);
+  const std::uint64_t state = rng.state();
+  CHECK(message_of<llm::ConfigError>([&] {
+          llm::sample_batch(docs, 0, 3, rng);
+        }) == "sample_batch: B = 0, T = 3, expected B, T > 0");
+  CHECK(message_of<llm::ConfigError>([&] {
+          llm::sample_batch(docs, 2, 0, rng);
+        }) == "sample_batch: B = 2, T = 0, expected B, T > 0");
+  // The longest document has 10 ids: T = 10 needs 11.
+  CHECK(message_of<llm::ConfigError>([&] {
+          llm::sample_batch(docs, 2, 10, rng);
+        }) == "sample_batch: the longest document holds 10 ids, expected "
+              "T + 1 = 11");
+  CHECK(rng.state() == state);
+  CHECK(message_of<llm::ConfigError>([&] {
+          llm::sample_batch(docs, 2, 9, rng);  // 9 + 1 = 10 fits, once
+        }) == "no exception");
+}
+
+namespace {
+
+// V = 7, d = 8, one block of two heads, f = 8, context 6.
+const llm::ModelConfig tiny{.vocab = 7, .d_model = 8, .layers = 1,
+                            .heads = 2, .ffn_width = 8, .context = 6};
+
+Parameters tiny_params() {
+  Parameters p(29);
+  llm::add_model_parameters(p, tiny);
+  return p;
+}
+
+const Docs tiny_docs{{0, 1, 2, 3, 4, 5, 6, 0, 1, 2, 3},
+                     {6, 5, 4, 3, 2, 1, 0, 6, 5}};
+
+Batch tiny_batch() {
+  llm::Rng rng(3);
+  return llm::sample_batch(tiny_docs, 3, 5, rng);
+}
+
+}  // namespace
+
+TEST_CASE("train_step from the same state gives the same bits",
+          "[ch29][training]") {
+  const auto run = [] {
+    Parameters p = tiny_params();
+    llm::AdamW opt(p, {.lr = 1e-2, .weight_decay = 0.1});
+    std::vector<llm::StepResult> r;
+    for (int i = 0; i < 3; ++i) {
+      r.push_back(llm::train_step(p, opt, tiny, tiny_batch(), 1e-2, 0.5));
+    }
+    return std::pair{r, p.fingerprint()};
+  };
+  const auto [a, fa] = run();
+  const auto [b, fb] = run();
+  CHECK(fa == fb);
+  CHECK(fa != tiny_params().fingerprint());  // the steps did move it
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    CHECK(std::bit_cast<std::uint64_t>(a[i].loss) ==
+          std::bit_cast<std::uint64_t>(b[i].loss));
+    CHECK(std::bit_cast<std::uint64_t>(a[i].grad_norm) ==
+          std::bit_cast<std::uint64_t>(b[i].grad_norm));
+    CHECK(a[i].lr == 1e-2);
+  }
+  // The first loss is the loss of the untouched model on that batch.
+  CHECK(a[0].loss ==
+        llm::evaluate_loss(tiny_params(), tiny, {tiny_batch()}));
+  CHECK(a[2].loss < a[0].loss);  // three steps on one batch learn it
+}
+
+TEST_CASE("train_step reports the norm before clipping and moves like "
+          "AdamW on the clipped gradient", "[ch29][training]") {
+  // The reference: the same gradient computed by hand here, clipped, and
+  // given to a second optimiser; both registries must end equal.
+  Parameters p = tiny_params(), q = tiny_params();
+  llm::AdamW opt(p, {.lr = 1e-2}), ref(q, {.lr = 1e-2});
+  const Batch batch = tiny_batch();
+  llm::Tape tape;
+  const llm::ParameterLeaves leaves(tape, q);
+  tape.backward(llm::next_token_loss(
+      llm::model_forward(llm::model_weights(leaves, tiny), tiny, batch.inputs)
+          .logits,
+      batch.targets));
+  std::vector<NamedTensor> g = leaves.gradients();
+  const double norm = llm::global_norm(g);
+  const double clip = norm / 4;  // well below: the step must clip
+  for (NamedTensor& n : g) {
+    std::vector<double> v = n.value.to_vector();
+    for (double& x : v) x *= clip / norm;
+    n.value = Tensor(n.value.shape(), v);
+  }
+  ref.set_lr(3e-3);
+  ref.step(q, g);
+  const llm::StepResult r = llm::train_step(p, opt, tiny, batch, 3e-3, clip);
+  CHECK(r.grad_norm == norm);
+  CHECK(r.lr == 3e-3);
+  CHECK(p.fingerprint() == q.fingerprint());
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    CHECK(p.list()[i].value.to_vector() == q.list()[i].value.to_vector());
+  }
+  CHECK(opt.options().lr == 3e-3);
+}
+
+TEST_CASE("a rejected train_step changes neither parameters nor optimiser",
+          "[ch29][training]") {
+  Parameters p = tiny_params();
+  llm::AdamW opt(p, {.lr = 1e-2});
+  const std::uint64_t before = p.fingerprint();
+  CHECK(message_of<llm::ConfigError>([&] {
+          llm::train_step(p, opt, tiny, tiny_batch(), 0.0, 1.0);
+        }) == "train_step: lr is 0.000000, expected a finite rate > 0");
+  CHECK(message_of<llm::ConfigError>([&] {
+          llm::train_step(p, opt, tiny, tiny_batch(), 1e-3, 0.0);
+        }) == "clip_by_global_norm: max_norm is 0.000000, expected > 0");
+  Batch bad = tiny_batch();
+  bad.inputs.ids[0] = 7;  // V = 7: ids are 0 .. 6
+  CHECK(message_of<llm::IndexError>([&] {
+          llm::train_step(p, opt, tiny, bad, 1e-3, 1.0);
+        }) == "model_forward: id 7 at position 0, expected an id below V = 7");
+  // An optimiser made for another registry: AdamW refuses the step.
+  Parameters other(29);
+  other.add("w", Tensor({1}, {1.0}));
+  llm::AdamW wrong(other, {.lr = 1e-2});
+  CHECK_THROWS_AS(llm::train_step(p, wrong, tiny, tiny_batch(), 1e-3, 1.0),
+                  llm::Error);
+  CHECK(wrong.options().lr == 1e-2);
+  CHECK(wrong.state().step == 0);
+  CHECK(p.fingerprint() == before);
+  CHECK(opt.state().step == 0);
+  CHECK(opt.options().lr == 1e-2);
+}
+
+namespace {
+
+// The eight bytes of w, least significant first.
+std::string word(std::uint64_t w) {
+  std::string s;
+  for (int i = 0; i < 8; ++i) s.push_back(char((w >> (8 * i)) & 0xff));
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("save_parameters writes the documented bytes", "[ch29][training]") {
+  Parameters p(5);
+  p.add("w", Tensor({1, 2}, {1.0, -2.0}));
+  // magic, seed 5, one tensor, name of 1 byte "w", rank 2, extents 1 and
+  // 2, then the bits of 1.0 (0x3FF0...) and -2.0 (0xC000...).
+  const std::string expected = std::string("llmparam") + word(5) + word(1) +
+                               word(1) + "w" + word(2) + word(1) + word(2) +
+                               word(0x3FF0000000000000) +
+                               word(0xC000000000000000);
+  CHECK(llm::save_parameters(p) == expected);
+}
+
+TEST_CASE("load_parameters restores every name, shape and bit",
+          "[ch29][training]") {
+  Parameters p = tiny_params();
+  p.add("odd", Tensor({2}, {-0.0, std::numeric_limits<double>::denorm_min()}));
+  p.add("scalar", Tensor(llm::Shape{}, {3.5}));
+  const std::string bytes = llm::save_parameters(p);
+  const Parameters q = llm::load_parameters(bytes);
+  CHECK(q.seed() == p.seed());
+  REQUIRE(q.size() == p.size());
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    CHECK(q.list()[i].name == p.list()[i].name);
+    CHECK(q.list()[i].value.shape() == p.list()[i].value.shape());
+    const std::vector<double> a = p.list()[i].value.to_vector();
+    const std::vector<double> b = q.list()[i].value.to_vector();
+    REQUIRE(a.size() == b.size());
+    for (std::size_t k = 0; k < a.size(); ++k) {
+      CHECK(std::bit_cast<std::uint64_t>(a[k]) ==
+            std::bit_cast<std::uint64_t>(b[k]));
+    }
+  }
+  CHECK(q.fingerprint() == p.fingerprint());
+  CHECK(llm::save_parameters(q) == bytes);
+}
+
+TEST_CASE("load_parameters rejects truncated and foreign bytes",
+          "[ch29][training]") {
+  Parameters p(5);
+  p.add("w", Tensor({1, 2}, {1.0, -2.0}));
+  const std::string bytes = llm::save_parameters(p);  // 57 bytes of header, 16 of elements
+  REQUIRE(bytes.size() == 73);
+  const auto error = [](std::string_view b) {
+    return message_of<llm::FormatError>([&] { llm::load_parameters(b); });
+  };
+  CHECK(error("") == "load_parameters: the bytes do not begin with "
+                     "\"llmparam\", expected a parameter file");
+  CHECK(error("hello, world, this is not it") ==
+        "load_parameters: the bytes do not begin with \"llmparam\", "
+        "expected a parameter file");
+  CHECK(error(bytes.substr(0, 12)) ==
+        "load_parameters: truncated at byte 8, expected 8 more bytes for "
+        "the seed");
+  CHECK(error(bytes.substr(0, 72)) ==
+        "load_parameters: truncated at byte 57, expected 16 more bytes for "
+        "the elements");
+  CHECK(error(bytes + "x") ==
+        "load_parameters: 1 bytes after the last tensor, expected none");
+  for (std::size_t n = 0; n < bytes.size(); ++n) {  // every shorter prefix
+    CHECK_THROWS_AS(llm::load_parameters(bytes.substr(0, n)),
+                    llm::FormatError);
+  }
+  // An extent far larger than the file: rejected before allocating.
+  std::string huge = bytes;
+  huge.replace(49, 8, word(std::uint64_t(1) << 62));
+  CHECK(error(huge).starts_with("load_parameters: truncated at byte 57"));
+}

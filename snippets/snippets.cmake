@@ -31,6 +31,7 @@ set(LITBOOK_LIBRARY_SOURCES
   llm/threads.cpp
   llm/decoder_model.cpp
   llm/training.cpp
+  llm/checkpoint.cpp
 )
 set(LITBOOK_HEADERS
   llm/error.hpp
@@ -64,6 +65,7 @@ set(LITBOOK_HEADERS
   llm/threads.hpp
   llm/decoder_model.hpp
   llm/training.hpp
+  llm/checkpoint.hpp
 )
 set(LITBOOK_DEMOS
   01-text-units
@@ -99,6 +101,7 @@ set(LITBOOK_DEMOS
   27-fast-kernels
   28-decoder-model
   29-training
+  31-checkpoints
 )
 set(LITBOOK_PROGRAMS
 )

@@ -32,6 +32,7 @@ set(LITBOOK_LIBRARY_SOURCES
   llm/decoder_model.cpp
   llm/training.cpp
   llm/checkpoint.cpp
+  llm/sampling.cpp
 )
 set(LITBOOK_HEADERS
   llm/error.hpp
@@ -66,6 +67,7 @@ set(LITBOOK_HEADERS
   llm/decoder_model.hpp
   llm/training.hpp
   llm/checkpoint.hpp
+  llm/sampling.hpp
 )
 set(LITBOOK_DEMOS
   01-text-units
@@ -104,5 +106,8 @@ set(LITBOOK_DEMOS
   31-checkpoints
 )
 set(LITBOOK_PROGRAMS
+  32-sampling
 )
 set(LITBOOK_DEMO_ARGS_29-training --timeout 420 --quick)
+set(LITBOOK_DEMO_ARGS_32-sampling --timeout 180)
+set(LITBOOK_DEMO_READS_32-sampling 29-training)

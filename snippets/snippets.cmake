@@ -33,6 +33,7 @@ set(LITBOOK_LIBRARY_SOURCES
   llm/training.cpp
   llm/checkpoint.cpp
   llm/sampling.cpp
+  llm/kv_cache.cpp
 )
 set(LITBOOK_HEADERS
   llm/error.hpp
@@ -68,6 +69,7 @@ set(LITBOOK_HEADERS
   llm/training.hpp
   llm/checkpoint.hpp
   llm/sampling.hpp
+  llm/kv_cache.hpp
 )
 set(LITBOOK_DEMOS
   01-text-units
@@ -111,3 +113,5 @@ set(LITBOOK_PROGRAMS
 set(LITBOOK_DEMO_ARGS_29-training --timeout 420 --quick)
 set(LITBOOK_DEMO_ARGS_32-sampling --timeout 180)
 set(LITBOOK_DEMO_READS_32-sampling 29-training)
+  33-kv-cache
+set(LITBOOK_DEMO_ARGS_33-kv-cache --timeout 300)

@@ -21,6 +21,7 @@ set(LITBOOK_LIBRARY_SOURCES
   llm/swiglu.cpp
   llm/batch.cpp
   llm/adamw.cpp
+  llm/ngram.cpp
   llm/rmsnorm.cpp
   llm/attention.cpp
   llm/rope.cpp
@@ -58,6 +59,7 @@ set(LITBOOK_HEADERS
   llm/swiglu.hpp
   llm/batch.hpp
   llm/adamw.hpp
+  llm/ngram.hpp
   llm/rmsnorm.hpp
   llm/attention.hpp
   llm/rope.hpp
@@ -94,6 +96,7 @@ set(LITBOOK_DEMOS
   17-embeddings-linear
   18-swiglu
   19-batches-adamw
+  20-neural-ngram
   21-residual-rmsnorm
   21r-layers-review
   22-self-attention
@@ -115,3 +118,4 @@ set(LITBOOK_DEMO_ARGS_32-sampling --timeout 180)
 set(LITBOOK_DEMO_READS_32-sampling 29-training)
   33-kv-cache
 set(LITBOOK_DEMO_ARGS_33-kv-cache --timeout 300)
+set(LITBOOK_DEMO_ARGS_20-neural-ngram --timeout 420 --quick)

@@ -109,13 +109,13 @@ set(LITBOOK_DEMOS
   28-decoder-model
   29-training
   31-checkpoints
+  32-sampling
+  33-kv-cache
 )
 set(LITBOOK_PROGRAMS
-  32-sampling
 )
+set(LITBOOK_DEMO_ARGS_20-neural-ngram --timeout 420 --quick)
 set(LITBOOK_DEMO_ARGS_29-training --timeout 420 --quick)
 set(LITBOOK_DEMO_ARGS_32-sampling --timeout 180)
 set(LITBOOK_DEMO_READS_32-sampling 29-training)
-  33-kv-cache
 set(LITBOOK_DEMO_ARGS_33-kv-cache --timeout 300)
-set(LITBOOK_DEMO_ARGS_20-neural-ngram --timeout 420 --quick)

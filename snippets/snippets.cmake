@@ -35,6 +35,7 @@ set(LITBOOK_LIBRARY_SOURCES
   llm/checkpoint.cpp
   llm/sampling.cpp
   llm/kv_cache.cpp
+  llm/generation.cpp
 )
 set(LITBOOK_HEADERS
   llm/error.hpp
@@ -72,6 +73,7 @@ set(LITBOOK_HEADERS
   llm/checkpoint.hpp
   llm/sampling.hpp
   llm/kv_cache.hpp
+  llm/generation.hpp
 )
 set(LITBOOK_DEMOS
   01-text-units
@@ -111,11 +113,15 @@ set(LITBOOK_DEMOS
   31-checkpoints
   32-sampling
   33-kv-cache
+  34-end-to-end
 )
 set(LITBOOK_PROGRAMS
+  tinyllm
 )
 set(LITBOOK_DEMO_ARGS_20-neural-ngram --timeout 420 --quick)
 set(LITBOOK_DEMO_ARGS_29-training --timeout 420 --quick)
 set(LITBOOK_DEMO_ARGS_32-sampling --timeout 180)
 set(LITBOOK_DEMO_READS_32-sampling 29-training)
 set(LITBOOK_DEMO_ARGS_33-kv-cache --timeout 300)
+set(LITBOOK_DEMO_ARGS_34-end-to-end --timeout 180)
+set(LITBOOK_DEMO_READS_34-end-to-end 29-training)

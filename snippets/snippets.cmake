@@ -36,6 +36,7 @@ set(LITBOOK_LIBRARY_SOURCES
   llm/checkpoint.cpp
   llm/sampling.cpp
   llm/kv_cache.cpp
+  llm/generation.cpp
 )
 set(LITBOOK_HEADERS
   llm/error.hpp
@@ -74,6 +75,7 @@ set(LITBOOK_HEADERS
   llm/checkpoint.hpp
   llm/sampling.hpp
   llm/kv_cache.hpp
+  llm/generation.hpp
 )
 set(LITBOOK_DEMOS
   01-text-units
@@ -112,9 +114,14 @@ set(LITBOOK_DEMOS
   29-training
   30-evaluation
   31-checkpoints
+  32-sampling
+  33-kv-cache
+  34-end-to-end
 )
 set(LITBOOK_PROGRAMS
 )
+  tinyllm
+set(LITBOOK_DEMO_ARGS_20-neural-ngram --timeout 420 --quick)
 set(LITBOOK_DEMO_ARGS_29-training --timeout 420 --quick)
 set(LITBOOK_DEMO_ARGS_30-evaluation --timeout 180)
 set(LITBOOK_DEMO_READS_30-evaluation 29-training)
@@ -124,3 +131,5 @@ set(LITBOOK_DEMO_READS_32-sampling 29-training)
   33-kv-cache
 set(LITBOOK_DEMO_ARGS_33-kv-cache --timeout 300)
 set(LITBOOK_DEMO_ARGS_20-neural-ngram --timeout 600 --quick)
+set(LITBOOK_DEMO_ARGS_34-end-to-end --timeout 180)
+set(LITBOOK_DEMO_READS_34-end-to-end 29-training)

@@ -119,17 +119,14 @@ set(LITBOOK_DEMOS
   34-end-to-end
 )
 set(LITBOOK_PROGRAMS
-)
   tinyllm
-set(LITBOOK_DEMO_ARGS_20-neural-ngram --timeout 420 --quick)
+)
+set(LITBOOK_DEMO_ARGS_20-neural-ngram --timeout 600 --quick)
 set(LITBOOK_DEMO_ARGS_29-training --timeout 420 --quick)
 set(LITBOOK_DEMO_ARGS_30-evaluation --timeout 180)
 set(LITBOOK_DEMO_READS_30-evaluation 29-training)
-  32-sampling
 set(LITBOOK_DEMO_ARGS_32-sampling --timeout 180)
 set(LITBOOK_DEMO_READS_32-sampling 29-training)
-  33-kv-cache
 set(LITBOOK_DEMO_ARGS_33-kv-cache --timeout 300)
-set(LITBOOK_DEMO_ARGS_20-neural-ngram --timeout 600 --quick)
 set(LITBOOK_DEMO_ARGS_34-end-to-end --timeout 180)
 set(LITBOOK_DEMO_READS_34-end-to-end 29-training)

@@ -18,9 +18,25 @@ using Ids = std::vector<llm::TokenId>;
 const llm::ModelConfig kConfig{.vocab = 13, .d_model = 8, .layers = 2,
                                .heads = 2, .ffn_width = 12, .context = 10};
 
+// A seeded model far from its initialisation, so that draws depend on
+// the context: the embedding scaled from its 0.02 spread to 1 (else the
+// tied output's logits are nearly equal and a draw depends only on the
+// uniform number), and the block matrices 8 times larger (else the
+// current token's embedding dominates the stream). A token read at the
+// wrong place or not at all then changes the draws.
 llm::Parameters model() {
   llm::Parameters p(34);
   llm::add_model_parameters(p, kConfig);
+  for (const auto& named : p.list()) {
+    if (named.value.shape().size() != 2) continue;
+    const double factor = named.name == "embed.weight" ? 50.0 : 8.0;
+    llm::Tensor w = named.value;
+    for (std::size_t i = 0; i < w.shape()[0]; ++i) {
+      for (std::size_t j = 0; j < w.shape()[1]; ++j) {
+        w.set({i, j}, factor * w.at({i, j}));
+      }
+    }
+  }
   return p;
 }
 

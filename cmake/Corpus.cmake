@@ -3,7 +3,7 @@
 # text) and checked against book/corpus.sha256. Demos find it through
 # book::corpus_path(), which reads the environment variable BOOK_CORPUS
 # that every command running a demo sets (run-demo below in Book.cmake,
-# tools/snapshot-test.sh, tools/determinism-test.sh).
+# tools/snapshot-test.sh).
 #
 # The file is rewritten only when its bytes change (a BYPRODUCT, so Ninja
 # restats it): a demo that depends on it reruns only when the text did.

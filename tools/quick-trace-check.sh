@@ -2,8 +2,8 @@
 # The -O0 check of a demo whose front matter says demo.quick (it trains
 # for minutes): run it with BOOK_QUICK=1, so it does only its first steps,
 # and require its trace.txt to equal the first lines of the trace the book
-# build's full run published. Used by snapshot-test.sh and
-# determinism-test.sh; BOOK_CORPUS and BOOK_OUTPUTS come from the caller.
+# build's full run published. Used by snapshot-test.sh; BOOK_CORPUS and
+# BOOK_OUTPUTS come from the caller.
 #
 # usage: tools/quick-trace-check.sh EXE STEM OUTPUTS WORKDIR
 set -euo pipefail

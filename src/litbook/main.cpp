@@ -116,16 +116,18 @@ const std::map<std::string, CommandSpec>& specs() {
       {"run-demo",
        {"usage: litbook run-demo --exe PATH --out DIR --chapter CHAPTER.md\n"
         "                        [--timeout SECONDS] [--max-output BYTES]\n"
-        "                        [--quick]\n"
+        "                        [--quick] [--runs N]\n"
         "\n"
-        "Runs the demo twice; fails if it crashes, times out, prints too\n"
-        "much, or the two runs differ. Otherwise replaces DIR atomically\n"
+        "Runs the demo twice (N times with --runs; 1 when another build\n"
+        "has already shown two runs agree); fails if it crashes, times out,\n"
+        "prints too much, or the runs differ. Otherwise replaces DIR atomically\n"
         "with stdout.txt, values.json, tables/, figures/, artifacts/ and\n"
         "trace.txt. With --quick (front matter demo.quick) the second run\n"
         "has BOOK_QUICK=1 and only its trace.txt is compared: it must be a\n"
         "non-empty prefix of the first run's. With --model-dir, problems\n"
         "point at the demo's first code region.\n",
-        {"exe", "out", "chapter", "timeout", "max-output", "model-dir", "root"},
+        {"exe", "out", "chapter", "timeout", "max-output", "model-dir", "root",
+         "runs"},
         {"quick"}}},
       {"parse",
        {"usage: litbook parse CHAPTER.md --model-dir DIR\n"
@@ -432,6 +434,15 @@ int cmd_run_demo(const Args& a) {
   }
   if (auto m = a.get("max-output")) o.max_output = std::stoull(*m);
   o.quick = a.flag("quick");
+  if (auto n = a.get("runs")) {
+    if (n->empty() || n->size() > 2 ||
+        n->find_first_not_of("0123456789") != std::string::npos || *n == "0" ||
+        (n->size() == 2 && (*n)[0] == '0')) {
+      throw Failure({}, "run-demo: --runs takes a count from 1 to 99, got '" +
+                            *n + "'");
+    }
+    o.runs = std::stoi(*n);
+  }
   run_demo(o);
   return 0;
 }

@@ -1595,6 +1595,33 @@ TEST_CASE("a demo whose two runs differ fails run-demo", "[tool][demo]") {
   }
 }
 
+TEST_CASE("run-demo --runs 1 runs the demo once; a bad count changes "
+          "nothing", "[tool][demo]") {
+  Project p;
+  SECTION("once: a demo that differs between runs is published") {
+    make_demo_project(p);
+    // Counts its own runs in a file beside the project: a second run
+    // would print run=2 and fail the comparison.
+    p.script("demo.sh", "#!/bin/sh\necho x >> runs.txt\n"
+                        "echo run=$(wc -l < runs.txt)\n");
+    auto r = p.litbook({"run-demo", "--exe", "demo.sh", "--out",
+                        "build/out/01-alpha", "--chapter",
+                        "chapters/01-alpha.md", "--runs", "1"});
+    LOG_RUN(r);
+    REQUIRE(r.status == 0);
+    CHECK(p.read("runs.txt") == "x\n");
+    CHECK(p.read("build/out/01-alpha/stdout.txt") == "run=1\n");
+  }
+  for (const char* bad : {"0", "-1", "two", "", "100", "01"}) {
+    SECTION(std::string("--runs '") + bad + "'") {
+      auto r = demo_fails(p, "#!/bin/sh\necho same=1\n", {"--runs", bad});
+      REQUIRE_THAT(r.err, HasLine(std::string("litbook: run-demo: --runs takes "
+                                              "a count from 1 to 99, got '") +
+                                  bad + "'"));
+    }
+  }
+}
+
 TEST_CASE("a demo that prints more than --max-output fails run-demo",
           "[tool][demo]") {
   Project p;

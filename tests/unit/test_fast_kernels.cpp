@@ -6,6 +6,7 @@
 // that does not grow with the number of steps.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -239,4 +240,39 @@ TEST_CASE("a block's step gives the same bits on 1 and 2 threads, and its "
   CHECK(same_bits(runs[1], runs[2]));
   CHECK(sizes[0] == sizes[1]);
   CHECK(sizes[1] == sizes[2]);
+}
+
+// The simple tape gave every node zeros and added each term to them, so
+// a node's gradient was 0.0 + t1 + t2 + ...; the revised tape copies the
+// first term. Element by element, 0.0 + (-0.0) is +0.0, and 0 * inf in
+// the term an unreached node sends is NaN: the revision must keep both.
+TEST_CASE("gradients keep the simple tape's bits: the sign of a first "
+          "zero term, and zeros from a node nothing reached",
+          "[ch27][fast-kernels]") {
+  llm::Tape tape;
+  const llm::Var x = tape.leaf(Tensor({2}, {1.0, 2.0}));
+  const llm::Var c = tape.leaf(Tensor({2}, {-0.0, 3.0}));
+  const llm::Var y = llm::mul(x, c);  // dy/dx = c: -0.0 and 3.0
+  const llm::Var loss = llm::sum(y, 0);
+  // A node after nothing the loss reads: its gradient stays empty
+  // until read, then reads as zeros.
+  const llm::Var w = tape.leaf(Tensor({1}, {5.0}));
+  tape.backward(loss);
+  const Vec gx = x.grad().to_vector();
+  // 0.0 + 1 * (-0.0) = +0.0, exactly what add(zeros, term) gave.
+  CHECK_FALSE(std::signbit(gx[0]));
+  CHECK(gx[1] == 3.0);
+  CHECK(w.grad().to_vector() == Vec{0.0});
+
+  // inf * a zero gradient: the unreached mul still sends 0 * inf = NaN
+  // to its inputs, as the simple tape's sweep did.
+  llm::Tape t2;
+  const llm::Var a = t2.leaf(Tensor({1}, {2.0}));
+  const llm::Var inf = t2.leaf(Tensor({1}, {INFINITY}));
+  const llm::Var unused = llm::mul(a, inf);  // nothing reads it
+  const llm::Var l2 = llm::sum(llm::mul(a, a), 0);
+  (void)unused;
+  t2.backward(l2);
+  // a's gradient: 0 (from unused, 0 * inf = NaN) + 2a = NaN.
+  CHECK(std::isnan(a.grad().to_vector()[0]));
 }

@@ -236,22 +236,55 @@
   }
 
   /* ---------------------------------------------------------------- */
-  /* Wide display equations: reachable by keyboard when they scroll     */
+  /* Scroll areas: reachable by keyboard when they scroll               */
   /* ---------------------------------------------------------------- */
 
-  // A display equation wider than its column scrolls sideways; a scroll
-  // area only the mouse can reach fails keyboard users, so an
-  // overflowing one becomes focusable (arrow keys then scroll it) and
-  // is named for screen readers. Rechecked when the window resizes.
-  function setupEquationScroll() {
-    var blocks = document.querySelectorAll(".katex-display");
+  /* A display equation, listing, output or table wider than its column
+     scrolls sideways; a scroll area only the mouse can reach fails
+     keyboard users, so an overflowing one becomes focusable (arrow keys
+     then scroll it) and is named for screen readers: a group, not a
+     landmark, since a page may hold many. Rechecked on resize. */
+  var SCROLL_AREAS = [
+    [".katex-display", "Equation"],
+    ["figure.output pre", "Output"],
+    ["article pre", "Code"],
+    [".table-wrap", "Table"]
+  ];
+
+  function setupScrollAreas() {
+    var areas = [];
+    var seen = [];
+    SCROLL_AREAS.forEach(function (kind) {
+      Array.prototype.forEach.call(document.querySelectorAll(kind[0]), function (el) {
+        if (seen.indexOf(el) !== -1) return; /* the first kind that matches names it */
+        seen.push(el);
+        areas.push({ el: el, name: kind[1] });
+      });
+    });
+    /* A display equation a little wider than its column is set a little
+       smaller first, down to 80% of its size; only then does it scroll. */
+    function fit(el) {
+      var k = el.querySelector(".katex");
+      if (!k) return;
+      k.style.fontSize = "";
+      var base = parseFloat(window.getComputedStyle(k).fontSize);
+      for (var f = 0.95; f >= 0.8 && el.scrollWidth > el.clientWidth + 1; f -= 0.05) {
+        k.style.fontSize = (base * f).toFixed(2) + "px";
+      }
+    }
     function update() {
-      Array.prototype.forEach.call(blocks, function (el) {
+      areas.forEach(function (a) {
+        var el = a.el;
+        if (a.name === "Equation") fit(el);
         if (el.scrollWidth > el.clientWidth + 1) {
-          el.setAttribute("tabindex", "0");
-          el.setAttribute("role", "region");
-          el.setAttribute("aria-label", "Equation, scrolls sideways");
-        } else if (el.getAttribute("role") === "region") {
+          if (!el.hasAttribute("data-scroll-area")) {
+            el.setAttribute("data-scroll-area", "");
+            el.setAttribute("tabindex", "0");
+            el.setAttribute("role", "group");
+            el.setAttribute("aria-label", a.name + ", scrolls sideways");
+          }
+        } else if (el.hasAttribute("data-scroll-area")) {
+          el.removeAttribute("data-scroll-area");
           el.removeAttribute("tabindex");
           el.removeAttribute("role");
           el.removeAttribute("aria-label");
@@ -260,6 +293,65 @@
     }
     update();
     window.addEventListener("resize", update);
+    if (document.fonts && document.fonts.ready) document.fonts.ready.then(update);
+  }
+
+  /* ---------------------------------------------------------------- */
+  /* Permalinks on headings                                             */
+  /* ---------------------------------------------------------------- */
+
+  /* Every heading of the body with an id gets a link to itself, shown on
+     hover and focus, so that a reader can copy the address of a section. */
+  function setupPermalinks() {
+    var headings = document.querySelectorAll(
+      ".page-body h2[id], .page-body h3[id], .page-body h4[id]");
+    Array.prototype.forEach.call(headings, function (h) {
+      if (h.querySelector(".heading-anchor")) return;
+      var a = document.createElement("a");
+      a.className = "heading-anchor";
+      a.href = "#" + encodeURIComponent(h.id);
+      var mark = document.createElement("span");
+      mark.setAttribute("aria-hidden", "true");
+      mark.textContent = "#";
+      var label = document.createElement("span");
+      label.className = "sr-only";
+      label.textContent = "Link to this section";
+      a.appendChild(mark);
+      a.appendChild(label);
+      h.appendChild(document.createTextNode(" "));
+      h.appendChild(a);
+    });
+  }
+
+  /* ---------------------------------------------------------------- */
+  /* Previous and next chapter by keyboard                              */
+  /* ---------------------------------------------------------------- */
+
+  /* The left and right arrow keys go to the previous and next chapter,
+     unless they have work where the focus is: a text field, the search,
+     a scroll area (arrows scroll it) or the open sidebar. */
+  function setupPagerKeys() {
+    var prev = document.querySelector(".pager a[rel=prev]");
+    var next = document.querySelector(".pager a[rel=next]");
+    if (prev) prev.setAttribute("aria-keyshortcuts", "ArrowLeft");
+    if (next) next.setAttribute("aria-keyshortcuts", "ArrowRight");
+    document.addEventListener("keydown", function (event) {
+      if (event.defaultPrevented || event.ctrlKey || event.metaKey ||
+          event.altKey || event.shiftKey) {
+        return;
+      }
+      var link = event.key === "ArrowLeft" ? prev : event.key === "ArrowRight" ? next : null;
+      if (!link) return;
+      var t = event.target;
+      if (t && t.closest && t.closest(
+            "input, textarea, select, [contenteditable], .search, [data-scroll-area], " +
+            "pre, .table-wrap, .katex-display, .sidebar, details, .workbench")) {
+        return;
+      }
+      if (root.classList.contains("sidebar-open")) return;
+      event.preventDefault();
+      window.location.href = link.href;
+    });
   }
 
   /* ---------------------------------------------------------------- */
@@ -433,7 +525,8 @@
           order: order,
           title: (page.title || "").toLowerCase(),
           headLower: (section.heading || "").toLowerCase(),
-          textLower: (section.text || "").toLowerCase()
+          textLower: (section.text || "").toLowerCase(),
+          codeLower: (section.code || "").toLowerCase()
         });
       });
     });
@@ -466,37 +559,127 @@
     return i === 0 || !/[a-z0-9_]/.test(text.charAt(i - 1));
   }
 
-  /* Every term must occur in the section (its text, its heading or the
-     chapter's title); headings and whole-word hits rank first. */
-  function runSearch(entries, query) {
+  /* The words of the whole index (prose, headings, titles and code),
+     built once, for the typo tolerance below. */
+  function vocabularyOf(entries) {
+    var seen = {};
+    var words = [];
+    entries.forEach(function (e) {
+      [e.title, e.headLower, e.textLower, e.codeLower].forEach(function (text) {
+        (text.match(/[a-z0-9_]{3,}/g) || []).forEach(function (w) {
+          if (!seen[w]) {
+            seen[w] = true;
+            words.push(w);
+          }
+        });
+      });
+    });
+    return words;
+  }
+
+  /* At most one edit (an insertion, deletion, substitution or swap of
+     neighbours) turns a into b. */
+  function withinOneEdit(a, b) {
+    if (a === b) return true;
+    var la = a.length;
+    var lb = b.length;
+    if (Math.abs(la - lb) > 1) return false;
+    var i = 0;
+    while (i < la && i < lb && a.charAt(i) === b.charAt(i)) i++;
+    if (la === lb) {
+      if (a.slice(i + 1) === b.slice(i + 1)) return true;
+      return a.charAt(i) === b.charAt(i + 1) && a.charAt(i + 1) === b.charAt(i) &&
+             a.slice(i + 2) === b.slice(i + 2);
+    }
+    return la < lb ? a.slice(i) === b.slice(i + 1) : a.slice(i + 1) === b.slice(i);
+  }
+
+  /* The strings a query term stands for. A term is a prefix: it matches
+     inside any word ("soft" finds "softmax"). A term of four or more
+     letters that occurs nowhere stands for the words one edit away from
+     it or from one of their prefixes ("softmx" finds "softmax"). */
+  function variantsOf(term, entries, vocabulary) {
+    var found = entries.some(function (e) {
+      return e.textLower.indexOf(term) !== -1 || e.headLower.indexOf(term) !== -1 ||
+             e.title.indexOf(term) !== -1 || e.codeLower.indexOf(term) !== -1;
+    });
+    if (found || term.length < 4) return [term];
+    var variants = {};
+    vocabulary().forEach(function (w) {
+      if (withinOneEdit(term, w)) variants[w] = true;
+      for (var n = term.length - 1; n <= term.length + 1; n++) {
+        if (n >= 3 && n < w.length && withinOneEdit(term, w.slice(0, n))) {
+          variants[w.slice(0, n)] = true;
+        }
+      }
+    });
+    var list = Object.keys(variants);
+    return list.length ? list : [term];
+  }
+
+  function countAny(haystack, variants, cap) {
+    var best = 0;
+    variants.forEach(function (v) {
+      best = Math.max(best, countOf(haystack, v, cap));
+    });
+    return best;
+  }
+
+  function containsAny(haystack, variants) {
+    return variants.some(function (v) {
+      return haystack.indexOf(v) !== -1;
+    });
+  }
+
+  /* Every term (or one of its variants) must occur in the section: its
+     prose, its heading, its chapter's title or its code. A term in the
+     chapter's title ranks that chapter's sections above a mention in
+     another chapter; headings, whole words and the whole phrase rank
+     higher still; hits only in code or formulas count least. */
+  function runSearch(entries, query, vocabulary) {
     var terms = searchTerms(query);
-    if (!terms.length) return [];
+    if (!terms.length) return { entries: [], marks: [] };
+    var expanded = terms.map(function (t) {
+      return variantsOf(t, entries, vocabulary);
+    });
     var phrase = terms.length > 1 ? query.trim().toLowerCase() : "";
     var results = [];
     entries.forEach(function (e) {
       var score = 0;
-      for (var k = 0; k < terms.length; k++) {
-        var t = terms[k];
-        var inText = countOf(e.textLower, t, 5);
-        var inHead = e.headLower.indexOf(t) !== -1;
-        var inTitle = e.title.indexOf(t) !== -1;
-        if (!inText && !inHead && !inTitle) return;
-        score += inText + (inHead ? 10 : 0) + (inTitle ? 3 : 0);
-        var first = e.textLower.indexOf(t);
-        if (first !== -1 && isWordStart(e.textLower, first)) score += 2;
+      var titleHits = 0;
+      for (var k = 0; k < expanded.length; k++) {
+        var vs = expanded[k];
+        var inText = countAny(e.textLower, vs, 5);
+        var inCode = countAny(e.codeLower, vs, 2);
+        var inHead = containsAny(e.headLower, vs);
+        var inTitle = containsAny(e.title, vs);
+        if (!inText && !inHead && !inTitle && !inCode) return;
+        if (inTitle) titleHits++;
+        score += inText + 0.5 * inCode + (inHead ? 10 : 0) + (inTitle ? 8 : 0);
+        var first = -1;
+        vs.forEach(function (v) {
+          var i = e.textLower.indexOf(v);
+          if (i !== -1 && isWordStart(e.textLower, i)) first = i;
+        });
+        if (first !== -1) score += 2;
       }
+      if (titleHits === expanded.length) score += 10;
       if (phrase && (e.textLower.indexOf(phrase) !== -1 ||
                      e.headLower.indexOf(phrase) !== -1)) {
         score += 15;
       }
+      if (phrase && e.title.indexOf(phrase) !== -1) score += 15;
       results.push({ entry: e, score: score });
     });
     results.sort(function (a, b) {
       return b.score - a.score || a.entry.order - b.entry.order;
     });
-    return results.slice(0, SEARCH_LIMIT).map(function (r) {
-      return r.entry;
-    });
+    return {
+      entries: results.slice(0, SEARCH_LIMIT).map(function (r) {
+        return r.entry;
+      }),
+      marks: [].concat.apply([], expanded)
+    };
   }
 
   /* A stretch of the section around the first hit, cut at spaces. */
@@ -560,6 +743,7 @@
 
     var base = bookRoot();
     var entries = null;
+    var words = null;
     var loading = false;
     var failed = false;
     var timer = 0;
@@ -586,6 +770,11 @@
         update();
       };
       document.head.appendChild(script);
+    }
+
+    function vocabulary() {
+      if (!words) words = vocabularyOf(entries);
+      return words;
     }
 
     function showResults(show) {
@@ -615,7 +804,9 @@
         load(update);
         return;
       }
-      var found = runSearch(entries, query);
+      var search = runSearch(entries, query, vocabulary);
+      var found = search.entries;
+      terms = search.marks;
       status.textContent = found.length
         ? found.length + (found.length === SEARCH_LIMIT ? "+" : "") +
           (found.length === 1 ? " section" : " sections") + " found"
@@ -784,7 +975,9 @@
     setupTheme();
     setupCopyButtons();
     setupTables();
-    setupEquationScroll();
+    setupScrollAreas();
+    setupPermalinks();
+    setupPagerKeys();
     setupSidebar();
     setupTocHighlight();
     setupSearch();

@@ -226,10 +226,11 @@ foreach(stem IN LISTS BOOK_STEMS)
 endforeach()
 
 add_custom_command(
-  OUTPUT ${SITE_DIR}/index.html
+  OUTPUT ${SITE_DIR}/index.html ${SITE_DIR}/notation.html
   COMMAND ${LITBOOK} render --landing --book-index ${MODEL_DIR}/book-index.json
           --site ${SITE_DIR}
   DEPENDS ${MODEL_DIR}/book-index.json ${BOOK_SOURCE}/book/template.html
+          ${BOOK_SOURCE}/book/preface.html ${BOOK_SOURCE}/book/notation.html
           litbook
   WORKING_DIRECTORY ${BOOK_SOURCE}
   COMMENT "Rendering the landing page"

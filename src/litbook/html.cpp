@@ -367,9 +367,10 @@ std::string HtmlWriter::div(const Json& node) {
   }
   for (const auto& [cls, title] : kCallouts) {
     if (attr_has_class(attr, cls)) {
-      return "<aside class=\"callout " + std::string(cls) +
-             "\"><p class=\"callout-title\">" + title + "</p>\n" +
-             blocks(content) + "</aside>\n";
+      // A note in the flow of the text, not a landmark: a page has many.
+      return "<div class=\"callout " + std::string(cls) +
+             "\" role=\"note\"><p class=\"callout-title\">" + title +
+             "</p>\n" + blocks(content) + "</div>\n";
     }
   }
   if (attr_has_class(attr, "workbench")) {

@@ -140,7 +140,13 @@ std::string number_label(const std::string& stem) {
   return "<span class=\"chapter-number\">" + number + "</span>";
 }
 
-std::string sidebar(const BookIndex& index, const std::string& current) {
+// The book's notation page, when the project has one (book/notation.html).
+bool has_notation(const RenderOptions& o) {
+  return fs::exists(o.root / "book" / "notation.html");
+}
+
+std::string sidebar(const BookIndex& index, const std::string& current,
+                    bool notation) {
   std::string out = "<nav class=\"sidebar\" id=\"sidebar\" aria-label=\"Chapters\">"
                     "<p class=\"sidebar-title\"><a href=\"index.html\">" +
                     escape_html(index.title) + "</a></p>\n";
@@ -157,6 +163,11 @@ std::string sidebar(const BookIndex& index, const std::string& current) {
              escape_html(e->title) + "</a></li>\n";
     }
     out += "</ol></div>\n";
+  }
+  if (notation) {
+    out += std::string("<p class=\"sidebar-api\"><a href=\"notation.html\"") +
+           (current == "notation" ? " aria-current=\"page\"" : "") +
+           ">Notation</a></p>";
   }
   return out + "<p class=\"sidebar-api\"><a href=\"api/index.html\">API "
                "reference</a></p></nav>";
@@ -286,7 +297,8 @@ void render_chapter(const Chapter& ch, const BookIndex& index,
     return kHighlighted.count(lang) > 0;
   };
   ctx.math = [&](const std::string& tex, bool display) {
-    std::string key = hash_hex(std::string(display ? "D" : "I") + tex);
+    // "q2": tools/katex-render.js double-quotes KaTeX's SVG attributes.
+    std::string key = hash_hex(std::string(display ? "q2D" : "q2I") + tex);
     std::string t = token('M', math.size());
     math.push_back({t, key, tex, display ? "display" : "inline"});
     return t;
@@ -360,7 +372,7 @@ void render_chapter(const Chapter& ch, const BookIndex& index,
                                 part->title
                           : "",
                      {}, false};
-  v["sidebar"] = {sidebar(index, ch.stem), {}, false};
+  v["sidebar"] = {sidebar(index, ch.stem, has_notation(o)), {}, false};
   const IndexEntry* self = index.by_stem(ch.stem);
   if (self) v["toc"] = {toc_html(self->headings), {}, false};
   for (std::size_t i = 0; i < index.chapters.size(); ++i) {
@@ -380,8 +392,14 @@ void render_chapter(const Chapter& ch, const BookIndex& index,
   write_page(o, ch.stem + ".html", v);
 }
 
+// The landing page: the preface (book/preface.html) above the parts and
+// their chapters; and the notation page (book/notation.html). Both
+// fragments are plain HTML written for the book and hold no computed
+// number (those belong in chapters, where the check sees them).
 void render_landing(const BookIndex& index, const RenderOptions& o) {
-  std::string body = "<section class=\"landing\">\n";
+  std::string body =
+      read_file_if_exists(o.root / "book" / "preface.html").value_or("") +
+      "<section class=\"landing\">\n";
   for (const auto& part : index.parts) {
     body += "<h2>Part " + std::to_string(part.number) + ": " +
             escape_html(part.title) + "</h2>\n<ol class=\"chapter-list\">\n";
@@ -396,13 +414,20 @@ void render_landing(const BookIndex& index, const RenderOptions& o) {
   body += "</section>\n";
   TemplateVars v = base_vars(index);
   v["pagetitle"] = {index.title, {}, false};
-  v["sidebar"] = {sidebar(index, ""), {}, false};
+  v["sidebar"] = {sidebar(index, "", has_notation(o)), {}, false};
   if (!index.chapters.empty()) {
     v["next-href"] = {index.chapters.front().stem + ".html", {}, false};
     v["next-title"] = {escape_html(index.chapters.front().title), {}, false};
   }
   v["body"] = {body, {}, false};
   write_page(o, "index.html", v);
+
+  if (!has_notation(o)) return;
+  TemplateVars n = base_vars(index);
+  n["pagetitle"] = {"Notation", {}, false};
+  n["sidebar"] = {sidebar(index, "notation", true), {}, false};
+  n["body"] = {read_file(o.root / "book" / "notation.html"), {}, false};
+  write_page(o, "notation.html", n);
 }
 
 void write_assets(const RenderOptions& o) {

@@ -225,6 +225,43 @@ std::string collapse_spaces(const std::string& s) {
   return out;
 }
 
+// The text of an HTML fragment without its tags, entities decoded, into
+// out. Tags join the text around them: in a highlighted listing they
+// split tokens, not words; lines are separated by their newlines.
+void append_text(std::string_view html, std::string& out) {
+  std::size_t k = 0;
+  while (k < html.size()) {
+    if (html[k] == '&') {
+      k = decode_entity(html, k, out);
+    } else if (html[k] == '<') {
+      k = parse_tag(html, k).end;
+    } else {
+      out += html[k++];
+    }
+  }
+}
+
+// KaTeX's MathML copy of a formula: its TeX to `code`; for an inline
+// formula also its symbols to `prose`, so that the sentence reads on.
+void append_math(std::string_view math, bool display, std::string& prose,
+                 std::string& code) {
+  std::size_t a = math.find("<annotation");
+  if (a == std::string_view::npos) return;
+  std::size_t b = math.find('>', a);
+  std::size_t e = math.find("</annotation>", b);
+  if (b == std::string_view::npos || e == std::string_view::npos) return;
+  code += ' ';
+  append_text(math.substr(b + 1, e - b - 1), code);
+  code += ' ';
+  if (!display) {
+    std::string symbols;
+    append_text(math.substr(0, a), symbols);
+    for (char c : symbols) {
+      if (c != ' ') prose += c;
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<SearchSection> page_sections(std::string_view html) {
@@ -277,32 +314,26 @@ std::vector<SearchSection> page_sections(std::string_view html) {
       continue;
     }
     if (t.name == "math") {
-      // KaTeX's MathML copy: keep the TeX source, not the symbols.
       std::size_t end = skip_element(html, "math", pos);
-      std::string_view inner = html.substr(pos, end - pos);
-      std::size_t a = inner.find("<annotation");
-      if (a != std::string_view::npos) {
-        std::size_t b = inner.find('>', a);
-        std::size_t e = inner.find("</annotation>", b);
-        if (b != std::string_view::npos && e != std::string_view::npos) {
-          std::string_view tex = inner.substr(b + 1, e - b - 1);
-          std::size_t k = 0;
-          while (k < tex.size()) {
-            if (tex[k] == '&') {
-              k = decode_entity(tex, k, *sink);
-            } else {
-              *sink += tex[k++];
-            }
-          }
-        }
-      }
+      bool display = attr(t.attrs, "display") == std::optional<std::string_view>("block");
+      append_math(html.substr(pos, end - pos), display, *sink, sections.back().code);
       pos = end;
+      continue;
+    }
+    if (t.name == "pre") {
+      // A listing or an output block: searchable, not shown as prose.
+      std::size_t end = skip_element(html, "pre", pos);
+      std::string& code = sections.back().code;
+      code += ' ';
+      append_text(html.substr(pos, end - pos), code);
+      pos = end;
+      *sink += ' ';
       continue;
     }
     if (t.name == "div" && has_class(t.attrs, "page-body")) in_body = true;
     if (in_body && heading_tag.empty() && (t.name == "h2" || t.name == "h3")) {
       if (auto id = attr(t.attrs, "id"); id && !id->empty()) {
-        sections.push_back({std::string(*id), {}, {}});
+        sections.push_back({std::string(*id), {}, {}, {}});
         heading_tag = t.name;
         sink = &sections.back().heading;
         continue;
@@ -313,8 +344,10 @@ std::vector<SearchSection> page_sections(std::string_view html) {
   for (auto& s : sections) {
     s.heading = collapse_spaces(s.heading);
     s.text = collapse_spaces(s.text);
+    s.code = collapse_spaces(s.code);
   }
-  if (sections.front().text.empty() && sections.size() > 1) {
+  if (sections.front().text.empty() && sections.front().code.empty() &&
+      sections.size() > 1) {
     sections.erase(sections.begin());
   }
   return sections;
@@ -338,7 +371,7 @@ std::string page_sections_json(const fs::path& file, const std::string& stem,
     auto size = fs::file_size(file, ec);
     auto time = fs::last_write_time(file, ec);
     if (!ec) {
-      key = "litbook-search-1 " + std::to_string(size) + " " +
+      key = "litbook-search-2 " + std::to_string(size) + " " +
             std::to_string(time.time_since_epoch().count());
       cached = *cache / (stem + ".json");
       if (auto text = read_file_if_exists(cached)) {
@@ -351,7 +384,9 @@ std::string page_sections_json(const fs::path& file, const std::string& stem,
   }
   Json sections = Json::array();
   for (const auto& s : page_sections(read_file(file))) {
-    sections.push_back({{"id", s.id}, {"heading", s.heading}, {"text", s.text}});
+    Json section = {{"id", s.id}, {"heading", s.heading}, {"text", s.text}};
+    if (!s.code.empty()) section["code"] = s.code;
+    sections.push_back(section);
   }
   std::string text = dump(sections);
   if (!key.empty()) write_atomic(cached, key + "\n" + text);
@@ -379,7 +414,7 @@ std::string search_index_script(const BookIndex& index, const fs::path& site,
     pages += (pages.empty() ? "" : ",") + text;
   }
   return "/* Generated by litbook search-index from the rendered chapters. */\n"
-         "window.BOOK_SEARCH_INDEX = {\"version\":1,\"pages\":[" +
+         "window.BOOK_SEARCH_INDEX = {\"version\":2,\"pages\":[" +
          pages + "]};\n";
 }
 

@@ -14,14 +14,17 @@ namespace litbook {
 struct SearchSection {
   std::string id;
   std::string heading;
-  std::string text;
+  std::string text;  ///< the prose a result shows
+  std::string code;  ///< formulas' TeX and listings' code: found, not shown
 };
 
 /// Splits a rendered page's <article> into sections of plain text. Only
 /// headings inside its <div class="page-body"> start sections.
 /// Leaves out what a reader does not read as prose: navigation, buttons,
-/// the page header, SVG figures, scripts, KaTeX's visual copy of a formula
-/// (its TeX is kept), footnote markers and "what changed" diffs.
+/// the page header, SVG figures, scripts, KaTeX's visual copy of a formula,
+/// footnote markers and "what changed" diffs. A formula's TeX and a code
+/// block's text go to `code`; an inline formula's symbols (MathML's text,
+/// "dk" for d_k) also stay in the prose so that its sentence reads on.
 std::vector<SearchSection> page_sections(std::string_view html);
 
 /// The index of every chapter of `index` from SITE/STEM.html, as the

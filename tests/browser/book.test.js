@@ -222,6 +222,126 @@ test("search finds a term from a chapter's body and leads to its section", async
   await page.close();
 });
 
+// The results of typing `query` into the search box on the landing page:
+// each result's page file, heading and shown snippet.
+async function searchFor(page, query) {
+  // Clear first, so that the status read below is this query's.
+  await page.fill("#search-input", "");
+  await page.waitForFunction(() => !document.getElementById("search-status").textContent);
+  await page.fill("#search-input", query);
+  const status = await searchStatus(page);
+  const results = await page.locator(".search-result").evaluateAll((as) =>
+    as.map((a) => ({
+      file: a.getAttribute("href").replace(/^.*\//, "").replace(/#.*$/, ""),
+      heading: a.querySelector(".search-result-heading")?.textContent ?? "",
+      snippet: a.querySelector(".search-result-snippet")?.textContent ?? "",
+      marked: Array.from(a.querySelectorAll("mark"), (m) => m.textContent.toLowerCase()),
+    })));
+  return { status, results };
+}
+
+test("search: prefixes, one typo, a chapter's own sections first, prose in results", async () => {
+  const { page, messages } = await open("index.html");
+  const softmax = chapters.find((f) => f.includes("softmax"));
+  const causal = chapters.find((f) => f.startsWith("23-"));
+  assert.ok(softmax && causal, "the book has no softmax chapter or no chapter 23");
+
+  // A prefix finds the whole word.
+  let r = await searchFor(page, "softm");
+  assert.ok(r.results.some((x) => x.file === softmax), `'softm' misses ${softmax}: ${r.status}`);
+  // One letter missing, one swapped, one wrong: still found, and marked.
+  for (const typo of ["softmx", "sfotmax", "softmex"]) {
+    r = await searchFor(page, typo);
+    assert.ok(r.results.length > 0, `'${typo}' finds nothing: ${r.status}`);
+    assert.ok(r.results.some((x) => x.file === softmax), `'${typo}' misses ${softmax}`);
+    assert.ok(r.results[0].marked.some((m) => m.startsWith("softm")),
+              `'${typo}': the first result marks ${JSON.stringify(r.results[0].marked)}`);
+  }
+  // Two edits are too many.
+  r = await searchFor(page, "sfotmx");
+  assert.match(r.status, /^Nothing found/, `'sfotmx' (two edits) finds something`);
+
+  // The chapter about causal masks comes before its mentions elsewhere.
+  r = await searchFor(page, "causal mask");
+  assert.ok(r.results.length > 1, `'causal mask': ${r.status}`);
+  assert.equal(r.results[0].file, causal, `'causal mask' ranks ${r.results[0].file} first`);
+  assert.ok(r.results.some((x) => x.file !== causal), "'causal mask' is found only in chapter 23");
+
+  // Results show prose: no TeX commands, no lines of C++.
+  for (const q of ["softmax", "tensor", "attention", "gradient"]) {
+    r = await searchFor(page, q);
+    for (const x of r.results) {
+      assert.doesNotMatch(x.snippet, /\\[a-zA-Z]{2,}|\\[{}_^]|#include/,
+                          `'${q}' shows TeX or code from ${x.file} #${x.heading}: ${x.snippet}`);
+    }
+  }
+  assert.deepEqual(messages, [], messages.join("\n"));
+  await page.close();
+});
+
+test("headings have permalinks; the arrow keys go to the previous and next chapter", async () => {
+  const file = shotChapter;
+  const i = chapters.indexOf(file);
+  assert.ok(i > 0 && i + 1 < chapters.length, `${file} has no previous and next chapter`);
+  const { page, messages } = await open(file);
+  const links = await page.evaluate(() =>
+    Array.from(document.querySelectorAll(".page-body h2[id], .page-body h3[id]"), (h) => ({
+      id: h.id,
+      href: h.querySelector("a.heading-anchor")?.getAttribute("href") ?? null,
+      name: h.querySelector("a.heading-anchor")?.textContent ?? "",
+    })));
+  assert.ok(links.length > 0, `${file}: no headings with ids`);
+  for (const l of links) {
+    assert.equal(l.href, `#${encodeURIComponent(l.id)}`, `heading #${l.id} has permalink ${l.href}`);
+    assert.match(l.name, /Link to this section/);
+  }
+  // Following one puts the heading's address in the location bar.
+  await page.locator(`a.heading-anchor[href="${links[0].href}"]`).focus();
+  await page.keyboard.press("Enter");
+  assert.equal(decodeURIComponent(new URL(page.url()).hash.slice(1)), links[0].id);
+
+  // The arrows, from the page itself, not from the search box.
+  await page.locator("main").focus();
+  await Promise.all([page.waitForURL((u) => u.href.endsWith(chapters[i + 1])),
+                     page.keyboard.press("ArrowRight")]);
+  await page.waitForLoadState("load");
+  await Promise.all([page.waitForURL((u) => u.href.endsWith(file)),
+                     page.keyboard.press("ArrowLeft")]);
+  await page.waitForLoadState("load");
+  await page.keyboard.press("/");
+  await page.keyboard.type("ab");
+  await page.keyboard.press("ArrowLeft");
+  await page.waitForTimeout(200);
+  assert.ok(page.url().endsWith(file), "ArrowLeft in the search box leaves the page");
+  assert.deepEqual(messages, [], messages.join("\n"));
+  await page.close();
+});
+
+test("no display equation overflows its column at 1280 px; wide scroll areas take the focus", async () => {
+  const problems = [];
+  for (const file of pages) {
+    const { page } = await open(file);
+    await page.evaluate(() => document.fonts.ready);
+    const found = await page.evaluate(() => {
+      const out = [];
+      for (const el of document.querySelectorAll(".katex-display")) {
+        const tex = (el.querySelector("annotation")?.textContent ?? el.textContent).slice(0, 60);
+        if (el.scrollWidth > el.clientWidth + 1) out.push(`equation overflows by ${el.scrollWidth - el.clientWidth}px: ${tex}`);
+      }
+      for (const el of document.querySelectorAll(".katex-display, article pre, .table-wrap")) {
+        if (el.scrollWidth > el.clientWidth + 1 &&
+            (el.tabIndex !== 0 || !el.getAttribute("aria-label"))) {
+          out.push(`a scroll area (${el.className || el.tagName}) cannot take the focus or has no name`);
+        }
+      }
+      return out;
+    });
+    for (const f of found) problems.push(`${file}: ${f}`);
+    await page.close();
+  }
+  assert.deepEqual(problems, [], problems.join("\n"));
+});
+
 test("search works at phone width", async () => {
   const term = bodyOnlyTerm(shotChapter);
   const { page, messages } = await open(shotChapter, { viewport: PHONE });
@@ -349,13 +469,16 @@ test("a listing links the symbols it defines to their API reference entries", as
   await page.close();
 });
 
-test("screenshots of a chapter, light and dark, desktop and phone", async () => {
+test("screenshots of the landing page, the notation page and chapters, light and dark, desktop and phone", async () => {
   fs.mkdirSync(shotDir, { recursive: true });
-  const stem = shotChapter.replace(/\.html$/, "");
+  const shots = ["index.html", "notation.html", shotChapter,
+                 ...chapters.filter((f) => /^(21|25)-/.test(f))];
+  for (const f of shots) assert.ok(pages.includes(f), `no page ${f} to photograph`);
   const written = [];
-  for (const scheme of ["light", "dark"]) {
+  for (const shot of shots) for (const scheme of ["light", "dark"]) {
     for (const viewport of [DESKTOP, PHONE]) {
-      const { page, messages } = await open(shotChapter, { viewport });
+      const stem = shot.replace(/\.html$/, "");
+      const { page, messages } = await open(shot, { viewport });
       await page.evaluate(() => localStorage.removeItem("book-theme"));
       await page.emulateMedia({ colorScheme: scheme });
       await page.reload();

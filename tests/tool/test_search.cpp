@@ -47,15 +47,24 @@ TEST_CASE("search: navigation, header, scripts and chrome are left out", "[searc
   }
 }
 
-TEST_CASE("search: math keeps its TeX, not KaTeX's visual copy", "[search]") {
+TEST_CASE("search: math keeps its TeX as code, not KaTeX's visual copy", "[search]") {
   auto s = page_sections(page(
       "<p>Let <span class=\"katex\"><span class=\"katex-mathml\"><math><semantics>"
-      "<mrow><mi>x</mi></mrow><annotation encoding=\"application/x-tex\">x_i &lt; n</annotation>"
+      "<mrow><msub><mi>x</mi><mi>i</mi></msub><mo>&lt;</mo><mi>n</mi></mrow>"
+      "<annotation encoding=\"application/x-tex\">x_i &lt; n</annotation>"
       "</semantics></math></span><span class=\"katex-html\" aria-hidden=\"true\">"
-      "<span class=\"base\"><span>VISUAL</span></span></span></span> hold.</p>"));
+      "<span class=\"base\"><span>VISUAL</span></span></span></span> hold.</p>"
+      "<p>Then</p><span class=\"katex-display\"><span class=\"katex\"><span class=\"katex-mathml\">"
+      "<math display=\"block\"><semantics><mrow><mi>y</mi></mrow>"
+      "<annotation encoding=\"application/x-tex\">\\sum_t y</annotation></semantics></math>"
+      "</span></span></span><p>ends.</p>"));
   REQUIRE(s.size() == 1);
-  CHECK(s[0].text.find("Let x_i < n hold.") != std::string::npos);
+  // The prose shows an inline formula by its symbols, a display one not at all.
+  CHECK(s[0].text == "In this chapter Objective one Let xi<n hold. Then ends.");
+  // The TeX of both is searchable.
+  CHECK(s[0].code == "x_i < n \\sum_t y");
   CHECK(s[0].text.find("VISUAL") == std::string::npos);
+  CHECK(s[0].code.find("VISUAL") == std::string::npos);
 }
 
 TEST_CASE("search: entities, word breaks, figures, diffs and footnote marks", "[search]") {
@@ -64,7 +73,7 @@ TEST_CASE("search: entities, word breaks, figures, diffs and footnote marks", "[
       "<ul><li>one</li><li>two</li></ul><p>in<code>line</code>d</p>"
       "<figure class=\"listing\"><figcaption><span class=\"listing-file\">llm/t.hpp</span>"
       "<span class=\"listing-region\">tensor-class</span></figcaption>"
-      "<pre><code>int x;\nint y;</code></pre>"
+      "<pre><code><span class=\"dt\">int</span> x;\n<span>std::</span>vector y;</code></pre>"
       "<details class=\"listing-diff\"><summary>What changed</summary>-old</details></figure>"
       "<figure class=\"book-figure\"><svg><text>axis label</text><svg><text>inner</text></svg></svg>"
       "<figcaption>Caption</figcaption></figure>"
@@ -74,7 +83,11 @@ TEST_CASE("search: entities, word breaks, figures, diffs and footnote marks", "[
   CHECK(t.find("a&b <c> \u00e9t\u00e9 \"q\" z") != std::string::npos);
   CHECK(t.find("one two") != std::string::npos);
   CHECK(t.find("inlined") != std::string::npos);
-  CHECK(t.find("llm/t.hpp tensor-class int x; int y;") != std::string::npos);
+  // A listing's caption is prose; its code is searchable but not shown,
+  // and highlighting spans do not split its tokens.
+  CHECK(t.find("llm/t.hpp tensor-class Caption") != std::string::npos);
+  CHECK(t.find("int") == std::string::npos);
+  CHECK(s[0].code == "int x; std::vector y;");
   CHECK(t.find("What changed") == std::string::npos);
   CHECK(t.find("axis label") == std::string::npos);
   CHECK(t.find("inner") == std::string::npos);

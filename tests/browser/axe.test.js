@@ -1,0 +1,61 @@
+// axe-core, the accessibility engine, finds no violation on any page of the
+// book, in the light and in the dark theme (contrast differs between them).
+// Each page is opened over file:// in headless Chromium at desktop width,
+// with the theme chosen the way a reader's system chooses it.
+//
+// usage: node tests/browser/axe.test.js [BOOK_DIR]
+//        (default: build/book; CTest label: browser)
+"use strict";
+
+const test = require("node:test");
+const assert = require("node:assert/strict");
+const fs = require("fs");
+const path = require("path");
+const { pathToFileURL } = require("url");
+const { launch } = require("../../tools/chromium.js");
+
+const root = path.resolve(__dirname, "..", "..");
+const bookDir = fs.realpathSync(path.resolve(process.argv[2] || path.join(root, "build", "book")));
+const axeSource = require.resolve("axe-core/axe.min.js");
+const pages = fs.readdirSync(bookDir).filter((f) => f.endsWith(".html")).sort();
+
+let browser;
+test.before(async () => {
+  assert.ok(pages.includes("index.html"), `${bookDir}: no index.html; build the book first`);
+  browser = await launch();
+});
+test.after(async () => {
+  if (browser) await browser.close();
+});
+
+// The violations axe reports on `file` under `scheme`, one line per rule
+// with the number of nodes and the first few of them.
+async function violations(file, scheme) {
+  const page = await browser.context.newPage();
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.emulateMedia({ colorScheme: scheme });
+  await page.goto(pathToFileURL(path.join(bookDir, file)).href, { waitUntil: "load" });
+  await page.evaluate(() => localStorage.removeItem("book-theme"));
+  await page.reload({ waitUntil: "load" });
+  await page.evaluate(() => document.fonts.ready);
+  await page.addScriptTag({ path: axeSource });
+  const found = await page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ["violations"] });
+    return r.violations.map((v) => ({
+      id: v.id,
+      help: v.help,
+      nodes: v.nodes.map((n) => `${n.target.join(" ")}${n.any[0] ? ` (${n.any[0].message})` : ""}`),
+    }));
+  });
+  await page.close();
+  return found.map((v) => `${file} [${scheme}]: ${v.id}: ${v.help}: ${v.nodes.length} node(s)\n    ` +
+                          v.nodes.slice(0, 3).join("\n    "));
+}
+
+for (const scheme of ["light", "dark"]) {
+  test(`axe finds no violation on any page in the ${scheme} theme`, async () => {
+    const problems = [];
+    for (const file of pages) problems.push(...(await violations(file, scheme)));
+    assert.deepEqual(problems, [], problems.join("\n"));
+  });
+}

@@ -117,6 +117,9 @@ struct Chapter {
   /// spans; each of those leaves an empty word, so that no two words
   /// around it look adjacent (the lint of chapter mentions reads them).
   std::vector<UnboundNumber> prose_words;
+  /// The same for the front matter's objectives and prerequisites, each
+  /// word at line 1 (where front-matter problems are reported).
+  std::vector<UnboundNumber> meta_words;
 
   Location at(int line) const { return {display, line}; }
 };

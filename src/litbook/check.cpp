@@ -4,6 +4,8 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
+#include <optional>
 #include <regex>
 #include <string_view>
 
@@ -249,48 +251,176 @@ int find_line(const std::vector<std::string>& lines, std::size_t& from,
 // must be a link, and "the kv-cache chapter", a hyphenated name of no
 // chapter, is reported too. A link, code, math or a value span between
 // the words breaks the pair (each leaves an empty word).
+// The front matter's words are checked the same way and reported at
+// line 1.
 void check_mentions(const Chapter& ch, const BookIndex& index,
                     std::vector<Diagnostic>& diags) {
-  const auto& w = ch.prose_words;
   std::vector<std::string> lines;
   std::size_t cursor = 0;
-  for (std::size_t i = 0; i + 1 < w.size(); ++i) {
-    // "chapter" or "chapter's", not "chapters": "the held-out chapters"
-    // of a corpus name no chapter of the book.
-    const std::string& next = w[i + 1].text;
-    if (w[i].text.empty() || next.rfind("chapter", 0) != 0 ||
-        next.rfind("chapters", 0) == 0) {
-      continue;
-    }
-    const std::string name = bare_word(w[i].text);
-    if (name.empty() || !std::islower(static_cast<unsigned char>(name[0]))) {
-      continue;
-    }
-    const bool known = index.by_id(name) != nullptr;
-    const bool after_the =
-        i > 0 && (w[i - 1].text == "the" || w[i - 1].text == "The");
-    if (!known && !(after_the && name.find('-') != std::string::npos)) {
-      continue;
-    }
-    if (lines.empty()) {
-      lines = split_lines(read_file(ch.path));
-      if (!lines.empty() && lines[0] == "---") {  // skip the front matter
-        auto end = std::find(lines.begin() + 1, lines.end(), "---");
-        if (end != lines.end()) cursor = static_cast<std::size_t>(end - lines.begin()) + 1;
+  for (const auto* words : {&ch.meta_words, &ch.prose_words}) {
+    const auto& w = *words;
+    const bool front_matter = words == &ch.meta_words;
+    for (std::size_t i = 0; i + 1 < w.size(); ++i) {
+      // "chapter" or "chapter's", not "chapters": "the held-out chapters"
+      // of a corpus name no chapter of the book.
+      const std::string& next = w[i + 1].text;
+      if (w[i].text.empty() || next.rfind("chapter", 0) != 0 ||
+          next.rfind("chapters", 0) == 0) {
+        continue;
+      }
+      const std::string name = bare_word(w[i].text);
+      if (name.empty() || !std::islower(static_cast<unsigned char>(name[0]))) {
+        continue;
+      }
+      const bool known = index.by_id(name) != nullptr;
+      const bool after_the =
+          i > 0 && (w[i - 1].text == "the" || w[i - 1].text == "The");
+      if (!known && !(after_the && name.find('-') != std::string::npos)) {
+        continue;
+      }
+      if (lines.empty() && !front_matter) {
+        lines = split_lines(read_file(ch.path));
+        if (!lines.empty() && lines[0] == "---") {  // skip the front matter
+          auto end = std::find(lines.begin() + 1, lines.end(), "---");
+          if (end != lines.end()) {
+            cursor = static_cast<std::size_t>(end - lines.begin()) + 1;
+          }
+        }
+      }
+      const int line = front_matter ? 1 : find_line(lines, cursor, name);
+      if (known) {
+        diags.push_back({ch.at(line),
+                         "chapter '" + name + "' is named in prose without a "
+                         "link: write [the " + name + " chapter](chapter:" +
+                             name + ")"});
+      } else {
+        diags.push_back({ch.at(line),
+                         "'" + name + " chapter' names no chapter of the book "
+                         "(no chapter has the id '" + name + "')"});
       }
     }
-    const int line = find_line(lines, cursor, name);
-    if (known) {
-      diags.push_back({ch.at(line),
-                       "chapter '" + name + "' is named in prose without a "
-                       "link: write [the " + name + " chapter](chapter:" +
-                           name + ")"});
+  }
+}
+
+// A number standing alone after "=" or "\approx" whose left side
+// computes something ("6 \cdot 4 = 24", "\sqrt{d_k} = 16",
+// "2 \cdot 512^3 \approx 2.7 \times 10^8") is a derived result that no
+// check compares with the demo. A left side that only names a symbol
+// ("d_k = 256", "f = 12") gives an input and passes, and so does a
+// result that stays exact as a fraction or a power ("25/2", "10^{-k}")
+// or has one digit ("\sin^2 1 + \cos^2 1 = 1").
+struct MathResult {
+  std::string text;    ///< as written: "262{,}144", "2.7 \times 10^8"
+  std::string plain;   ///< as a checked value would hold it: "262144"
+};
+
+bool is_digit(char c) { return std::isdigit(static_cast<unsigned char>(c)); }
+
+// The number at s[i] (digits, "{,}" groups, a fraction, a "\times 10^k"
+// tail) if it ends the expression; std::nullopt if it is part of one.
+std::optional<MathResult> standalone_number(const std::string& s,
+                                            std::size_t i) {
+  std::size_t j = i;
+  std::string plain;
+  while (j < s.size()) {
+    if (is_digit(s[j])) {
+      plain += s[j++];
+    } else if (s.compare(j, 3, "{,}") == 0 && j + 3 < s.size() &&
+               is_digit(s[j + 3])) {
+      j += 3;
+    } else if (s[j] == '.' && j + 1 < s.size() && is_digit(s[j + 1]) &&
+               plain.find('.') == std::string::npos) {
+      plain += s[j++];
     } else {
-      diags.push_back({ch.at(line),
-                       "'" + name + " chapter' names no chapter of the book "
-                       "(no chapter has the id '" + name + "')"});
+      break;
     }
   }
+  auto skip = [&](std::size_t k) {
+    while (k < s.size() && (s[k] == ' ' || s[k] == '\n' || s[k] == '~')) ++k;
+    return k;
+  };
+  std::size_t k = skip(j);
+  if (s.compare(k, 6, "\\times") == 0) {  // scientific: 2.7 \times 10^8
+    std::size_t t = skip(k + 6);
+    if (s.compare(t, 3, "10^") != 0) return std::nullopt;
+    t += 3;
+    std::string exponent;
+    const bool braced = t < s.size() && s[t] == '{';
+    if (braced) ++t;
+    while (t < s.size() && (is_digit(s[t]) || s[t] == '-')) exponent += s[t++];
+    if (braced && (t >= s.size() || s[t] != '}')) return std::nullopt;
+    if (braced) ++t;
+    if (exponent.empty()) return std::nullopt;
+    plain += "e" + exponent;
+    j = t;
+    k = skip(j);
+  }
+  // The expression ends here: the math, a separator, or a relation.
+  static const char* const enders[] = {"\\approx", "\\quad", "\\qquad",
+                                       "\\\\",     "\\text",  "\\;",
+                                       "\\,",      "\\end"};
+  bool ends = k >= s.size() || std::string_view(",.;:)]}=&<>").find(s[k]) !=
+                                   std::string_view::npos;
+  for (const char* e : enders) ends = ends || s.compare(k, std::strlen(e), e) == 0;
+  if (!ends) return std::nullopt;
+  return MathResult{s.substr(i, j - i), plain};
+}
+
+// Whether the left side of a relation computes something: after
+// subscripts and text are dropped, it holds a digit, an operator or a
+// function ("6 \cdot 4", "\sqrt{d_k}", "x^2"), not only symbols ("d_k").
+bool computes(std::string lhs) {
+  static const std::regex dropped(
+      R"(_\{[^{}]*\}|_\\?[A-Za-z0-9]|\\(text|mathrm|operatorname)\{[^{}]*\})");
+  lhs = std::regex_replace(lhs, dropped, " ");
+  static const std::regex operation(
+      R"([0-9+*/^!-]|\\(cdot|times|sqrt|frac|tfrac|dfrac|log|ln|exp|sum|prod|lfloor|lceil)(?![A-Za-z]))");
+  return std::regex_search(lhs, operation);
+}
+
+// The results of computations written in `tex` (see MathResult).
+std::vector<MathResult> math_results(const std::string& s) {
+  std::vector<MathResult> found;
+  std::vector<std::size_t> lhs_start{0};  // one per bracket depth
+  auto at = [&](std::size_t i, const char* w) {
+    return s.compare(i, std::strlen(w), w) == 0 &&
+           (i + std::strlen(w) >= s.size() ||
+            !std::isalpha(static_cast<unsigned char>(s[i + std::strlen(w)])));
+  };
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (c == '{' && s.compare(i, 3, "{,}") == 0) {
+      i += 2;
+    } else if (c == '{' || c == '(' || c == '[') {
+      lhs_start.push_back(i + 1);
+    } else if ((c == '}' || c == ')' || c == ']') && lhs_start.size() > 1) {
+      lhs_start.pop_back();
+    } else if (c == ',' || c == ';' || c == '&' || c == '<' || c == '>' ||
+               at(i, "\\quad") || at(i, "\\qquad") || at(i, "\\\\") ||
+               at(i, "\\le") || at(i, "\\ge") ||
+               at(i, "\\leq") || at(i, "\\geq")) {
+      lhs_start.back() = i + 1;
+    } else if (c == '=' || at(i, "\\approx")) {
+      const std::size_t after = c == '=' ? i + 1 : i + 7;
+      const std::string lhs = s.substr(lhs_start.back(), i - lhs_start.back());
+      lhs_start.back() = after;
+      std::size_t k = after;
+      while (k < s.size() && (s[k] == ' ' || s[k] == '\n')) ++k;
+      std::size_t start = k;
+      if (k < s.size() && s[k] == '-') ++k;
+      if (k >= s.size() || !is_digit(s[k]) || !computes(lhs)) continue;
+      auto r = standalone_number(s, k);
+      if (!r) continue;
+      const bool decimal = r->plain.find_first_of(".e") != std::string::npos;
+      if (!decimal && r->plain.size() < 2) continue;
+      if (start != k) {
+        r->text = "-" + r->text;
+        r->plain = "-" + r->plain;
+      }
+      found.push_back(*r);
+    }
+  }
+  return found;
 }
 
 // A decimal with four or more significant digits inside math (0.8485,
@@ -299,6 +429,7 @@ void check_mentions(const Chapter& ch, const BookIndex& index,
 void check_math_numbers(const Chapter& ch, std::vector<Diagnostic>& diags) {
   for (const auto& m : ch.math) {
     const std::string& s = m.tex;
+    std::vector<std::string> reported;
     for (std::size_t i = 0; i < s.size(); ++i) {
       if (!std::isdigit(static_cast<unsigned char>(s[i])) ||
           (i > 0 && (std::isalnum(static_cast<unsigned char>(s[i - 1])) ||
@@ -322,6 +453,7 @@ void check_math_numbers(const Chapter& ch, std::vector<Diagnostic>& diags) {
       }
       if (fraction > 0 && first != std::string::npos && significant >= 4) {
         const std::string number = s.substr(i, j - i);
+        reported.push_back(number);
         diags.push_back({ch.at(m.line),
                          "number '" + number + "' in math is not checked: "
                          "move it out of the math as [" + number +
@@ -329,6 +461,24 @@ void check_math_numbers(const Chapter& ch, std::vector<Diagnostic>& diags) {
                              "]{.lit} if it is an input"});
       }
       i = j;
+    }
+    // Display math only, for now: inline math still holds hand counts
+    // ("$6 \cdot 4 = 24$") that no demo publishes yet.
+    if (!m.display) continue;
+    for (const auto& r : math_results(s)) {
+      std::string unsigned_plain = r.plain;
+      if (!unsigned_plain.empty() && unsigned_plain[0] == '-') {
+        unsigned_plain.erase(0, 1);
+      }
+      if (std::find(reported.begin(), reported.end(), unsigned_plain) !=
+          reported.end()) {
+        continue;  // already reported above
+      }
+      diags.push_back({ch.at(m.line),
+                       "number '" + r.text + "' in math is a computed "
+                       "result that no check compares with the demo: keep "
+                       "the computation in math and write the result after "
+                       "it as [" + r.plain + "]{value=NAME}"});
     }
   }
 }

@@ -334,16 +334,30 @@ struct Walker {
 
 // Links inside front-matter inlines (objectives, prerequisites), so that
 // the check resolves them like links in the prose; reported at line 1.
-void meta_links(const Json& node, Chapter& ch) {
+// Their words go to meta_words for the lint of chapter mentions: a link,
+// code or math leaves an empty word, and so does the end of an item.
+void meta_links(const Json& node, Chapter& ch, bool in_link = false) {
   if (node.is_array()) {
-    for (const auto& child : node) meta_links(child, ch);
+    for (const auto& child : node) meta_links(child, ch, in_link);
     return;
   }
   if (!node.is_object() || !node.contains("t")) return;
-  if (node["t"] == "Link") {
+  const Json& t = node["t"];
+  if (t == "Link") {
     ch.links.push_back({node["c"][2][0].get<std::string>(), 1});
+    ch.meta_words.push_back({"", 1});
+    meta_links(node["c"][1], ch, true);
+    return;
   }
-  if (node.contains("c")) meta_links(node["c"], ch);
+  if (t == "Str" && !in_link) {
+    ch.meta_words.push_back({node["c"].get<std::string>(), 1});
+  } else if (t == "Code" || t == "Math" || t == "MetaInlines" ||
+             t == "MetaBlocks") {
+    ch.meta_words.push_back({"", 1});
+  }
+  if (t != "Code" && t != "Math" && node.contains("c")) {
+    meta_links(node["c"], ch, in_link);
+  }
 }
 
 // The optional `demo:` map: timeout (whole seconds, 1 to 3600), quick

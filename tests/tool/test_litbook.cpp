@@ -1352,6 +1352,50 @@ the alpha chapter, in a code block
   }
 }
 
+TEST_CASE("a chapter named by its slug in the front matter must be a "
+          "link, reported at line 1", "[tool][check]") {
+  Project p;
+  p.book({"01-alpha", "02-beta"});
+  p.chapter("01-alpha", "Alpha.\n");
+  const auto beta = [&](const std::string& objective,
+                        const std::string& prerequisite) {
+    p.write("chapters/02-beta.md",
+            "---\nid: beta\ntitle: Beta\npart: 1\nobjectives:\n  - '" +
+                objective + "'\nprerequisites:\n  - '" + prerequisite +
+                "'\n---\n\nBeta.\n");
+  };
+  SECTION("unlinked mentions in objectives and prerequisites") {
+    beta("Use the tape of the alpha chapter.",
+         "The alpha chapter - everything; the no-such-thing chapter.");
+    Tree before = p.tree();
+    auto r = p.litbook({"check"});
+    LOG_RUN(r);
+    REQUIRE(r.status != 0);
+    const std::string unlinked =
+        "chapters/02-beta.md:1: chapter 'alpha' is named in prose without "
+        "a link: write [the alpha chapter](chapter:alpha)";
+    REQUIRE(lines_of(r.err) ==
+            std::vector<std::string>{
+                unlinked, unlinked,
+                "chapters/02-beta.md:1: 'no-such-thing chapter' names no "
+                "chapter of the book (no chapter has the id "
+                "'no-such-thing')"});
+    REQUIRE(changes(before, p.tree()) == "");
+  }
+  SECTION("linked mentions, code and two items that meet pass") {
+    // "alpha" ends one item and "chapter" starts the next: no mention.
+    p.write("chapters/02-beta.md",
+            "---\nid: beta\ntitle: Beta\npart: 1\nobjectives:\n"
+            "  - 'Use [the alpha chapter](chapter:alpha) and `alpha "
+            "chapter`.'\n  - Read alpha\nprerequisites:\n"
+            "  - chapter one.\n---\n\nBeta.\n");
+    auto r = p.litbook({"check"});
+    LOG_RUN(r);
+    REQUIRE(r.status == 0);
+    REQUIRE(r.err == "");
+  }
+}
+
 TEST_CASE("a link in the front matter is checked, at line 1",
           "[tool][check]") {
   Project p;
@@ -1405,6 +1449,63 @@ $$
   SECTION("short decimals, integers, subscripts and commands pass") {
     p.chapter("01-alpha", R"md($n = 128$, $x_{1.5}$, $0.25 d$, $10^{-6}$,
 $\sqrt{2}$, $\beta_2 = 0.999$, $0.001$ and $b = 10000$.
+)md");
+    auto r = p.litbook({"check"});
+    LOG_RUN(r);
+    REQUIRE(r.status == 0);
+    REQUIRE(r.err == "");
+  }
+}
+
+TEST_CASE("a computed result standing after = or \\approx in display "
+          "math is reported; inputs, exact forms and inline math pass",
+          "[tool][check]") {
+  Project p;
+  p.book({"01-alpha"});
+  SECTION("sums, products, roots and scientific results") {
+    p.chapter("01-alpha", R"md(Counts:
+
+$$
+P = 6 \cdot 4 + 2 = 26, \qquad \sqrt{d_k} = 16, \qquad
+2 \cdot 512^3 \approx 2.7 \times 10^{8}
+$$
+
+and
+
+$$
+512^2 = 262{,}144 , \quad x^2 - 1 = -0.75 .
+$$
+)md");
+    Tree before = p.tree();
+    auto r = p.litbook({"check"});
+    LOG_RUN(r);
+    REQUIRE(r.status != 0);
+    const std::string tail =
+        "' in math is a computed result that no check compares with the "
+        "demo: keep the computation in math and write the result after it "
+        "as [";
+    REQUIRE(lines_of(r.err) ==
+            std::vector<std::string>{
+                "chapters/01-alpha.md:13: number '26" + tail + "26]{value=NAME}",
+                "chapters/01-alpha.md:13: number '16" + tail + "16]{value=NAME}",
+                "chapters/01-alpha.md:13: number '2.7 \\times 10^{8}" + tail +
+                    "2.7e8]{value=NAME}",
+                "chapters/01-alpha.md:20: number '262{,}144" + tail +
+                    "262144]{value=NAME}",
+                "chapters/01-alpha.md:20: number '-0.75" + tail +
+                    "-0.75]{value=NAME}"});
+    REQUIRE(changes(before, p.tree()) == "");
+  }
+  SECTION("symbols given a value, one-digit and exact results pass") {
+    p.chapter("01-alpha", R"md(Inputs:
+
+$$
+d_k = 256, \quad d_{\text{model}} = 512, \quad \varepsilon = 10^{-12},
+\quad (9 + 16)/2 = 25/2, \quad \sin^2 1 + \cos^2 1 = 1,
+\quad 10000^{-1/4} = 10^{-1}, \quad 2 \cdot 10 = 20\pi
+$$
+
+and inline $6 \cdot 4 = 24$, which this rule leaves to the prose check.
 )md");
     auto r = p.litbook({"check"});
     LOG_RUN(r);

@@ -207,6 +207,9 @@ TEST_CASE("weight count: 2 d_model h d_k + 2 d_model h d_v, by hand",
   // d_model 8, h 2, d_k 2, d_v 4: W_Q, W_K are 8x4 (32 each), W_V is
   // 8x8 (64), W_O is 8x8 (64): 32 + 32 + 64 + 64 = 192.
   CHECK(llm::attention_weight_count(8, 2, 2, 4) == 192);
+  // The exercise "Count by hand": d_model 6, h 3, d_k 2, d_v 4. W_Q, W_K
+  // are 6x6 (36 each), W_V is 6x12 and W_O 12x6 (72 each): 216.
+  CHECK(llm::attention_weight_count(6, 3, 2, 4) == 216);
   // One head of width d_model: the same 4 d_model^2 as any h.
   CHECK(llm::attention_weight_count(8, 1, 8, 8) ==
         llm::attention_weight_count(8, 4, 2, 2));
@@ -220,6 +223,8 @@ TEST_CASE("bias count: 2 h d_k + h d_v + d_model, by hand",
   CHECK(llm::attention_bias_count(512, 8, 64, 64) == 4 * 512);
   // d_model 8, h 2, d_k 2, d_v 4: b_Q 4, b_K 4, b_V 8, b_O 8 = 24.
   CHECK(llm::attention_bias_count(8, 2, 2, 4) == 24);
+  // The exercise: b_Q 6, b_K 6, b_V 12, b_O 6 = 30.
+  CHECK(llm::attention_bias_count(6, 3, 2, 4) == 30);
 }
 
 TEST_CASE("the registry stores the counted weights and no biases",

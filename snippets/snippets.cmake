@@ -119,6 +119,7 @@ set(LITBOOK_DEMOS
   32-sampling
   33-kv-cache
   34-end-to-end
+  34r-llm-review
 )
 set(LITBOOK_PROGRAMS
   tinyllm
@@ -132,3 +133,5 @@ set(LITBOOK_DEMO_READS_32-sampling 29-training)
 set(LITBOOK_DEMO_ARGS_33-kv-cache --timeout 300)
 set(LITBOOK_DEMO_ARGS_34-end-to-end --timeout 180)
 set(LITBOOK_DEMO_READS_34-end-to-end 29-training)
+set(LITBOOK_DEMO_ARGS_34r-llm-review --timeout 600)
+set(LITBOOK_DEMO_READS_34r-llm-review 34-end-to-end)

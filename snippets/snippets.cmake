@@ -22,6 +22,7 @@ set(LITBOOK_LIBRARY_SOURCES
   llm/batch.cpp
   llm/adamw.cpp
   llm/ngram.cpp
+  llm/param_file.cpp
   llm/rmsnorm.cpp
   llm/attention.cpp
   llm/rope.cpp
@@ -62,6 +63,7 @@ set(LITBOOK_HEADERS
   llm/batch.hpp
   llm/adamw.hpp
   llm/ngram.hpp
+  llm/param_file.hpp
   llm/rmsnorm.hpp
   llm/attention.hpp
   llm/rope.hpp
@@ -117,6 +119,7 @@ set(LITBOOK_DEMOS
   32-sampling
   33-kv-cache
   34-end-to-end
+  34r-llm-review
 )
 set(LITBOOK_PROGRAMS
   tinyllm
@@ -124,9 +127,11 @@ set(LITBOOK_PROGRAMS
 set(LITBOOK_DEMO_ARGS_20-neural-ngram --timeout 600 --quick)
 set(LITBOOK_DEMO_ARGS_29-training --timeout 1200 --quick)
 set(LITBOOK_DEMO_ARGS_30-evaluation --timeout 180)
-set(LITBOOK_DEMO_READS_30-evaluation 29-training)
+set(LITBOOK_DEMO_READS_30-evaluation 20-neural-ngram 29-training)
 set(LITBOOK_DEMO_ARGS_32-sampling --timeout 180)
 set(LITBOOK_DEMO_READS_32-sampling 29-training)
 set(LITBOOK_DEMO_ARGS_33-kv-cache --timeout 300)
 set(LITBOOK_DEMO_ARGS_34-end-to-end --timeout 180)
 set(LITBOOK_DEMO_READS_34-end-to-end 29-training)
+set(LITBOOK_DEMO_ARGS_34r-llm-review --timeout 600)
+set(LITBOOK_DEMO_READS_34r-llm-review 34-end-to-end)

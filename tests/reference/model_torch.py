@@ -103,12 +103,12 @@ def learning_rate(lr_max, lr_min, warmup, steps, step):
     return lr_min + 0.5 * (lr_max - lr_min) * (1 + math.cos(math.pi * progress))
 
 
-def main():
-    out = subprocess.run([sys.argv[1]], check=True, capture_output=True, text=True).stdout
-    r = Reader(out)
+def read_model(r):
+    """The `config` line and the `param` lines that follow it, as a Model
+    whose parameters are leaves that require gradients."""
     c = r.next("config")
     cfg = {"ints": [int(w) for w in c[:6]], "base": float.fromhex(c[6]), "eps": float.fromhex(c[7])}
-    params, order = {}, []
+    params = {}
     while r.peek() == "param":
         w = r.next("param")
         name, rank = w[0], int(w[1])
@@ -116,8 +116,51 @@ def main():
         values = hexes(w[2 + rank:])
         assert len(values) == math.prod(shape), name
         params[name] = torch.tensor(values, dtype=DT).reshape(shape).requires_grad_(True)
-        order.append(name)
-    model = Model(cfg, params)
+    return Model(cfg, params)
+
+
+def read_batch(r, step):
+    """A `batch` line: inputs and targets [B, T]."""
+    bw = r.next("batch")
+    assert int(bw[0]) == step
+    Bs, Ts = int(bw[1]), int(bw[2])
+    n = Bs * Ts
+    inputs = torch.tensor([int(x) for x in bw[3:3 + n]]).reshape(Bs, Ts)
+    targets = torch.tensor([int(x) for x in bw[3 + n:3 + 2 * n]]).reshape(Bs, Ts)
+    return inputs, targets
+
+
+def adamw(params, b1, b2, eps, wd):
+    """torch.optim.AdamW with the book's decay rule: rank >= 2 decays."""
+    decayed = [p for p in params.values() if p.dim() >= 2]
+    plain = [p for p in params.values() if p.dim() < 2]
+    return torch.optim.AdamW([{"params": decayed, "weight_decay": wd},
+                              {"params": plain, "weight_decay": 0.0}],
+                             lr=1.0, betas=(b1, b2), eps=eps)
+
+
+def train_step(model, opt, inputs, targets, lr, clip):
+    """One step: the mean loss, backward, clipping by the global norm, one
+    AdamW update at rate lr. Returns the loss and the norm before clipping."""
+    for g in opt.param_groups:
+        g["lr"] = lr
+    opt.zero_grad()
+    n = inputs.numel()
+    logits = model.logits(inputs)
+    loss = torch.nn.functional.cross_entropy(logits.reshape(n, -1), targets.reshape(n))
+    loss.backward()
+    norm = math.sqrt(sum(float((p.grad * p.grad).sum()) for p in model.p.values()))
+    if norm > clip:
+        for p in model.p.values():
+            p.grad.mul_(clip / norm)
+    opt.step()
+    return loss.item(), norm
+
+
+def main():
+    out = subprocess.run([sys.argv[1]], check=True, capture_output=True, text=True).stdout
+    r = Reader(out)
+    model = read_model(r)
 
     w = r.next("input")
     B, T = int(w[0]), int(w[1])
@@ -132,40 +175,21 @@ def main():
     t = r.next("train")
     steps, warmup = int(t[0]), int(t[1])
     lr_max, lr_min, clip, b1, b2, eps, wd = hexes(t[2:9])
-    decayed = [p for n, p in params.items() if p.dim() >= 2]
-    plain = [p for n, p in params.items() if p.dim() < 2]
-    opt = torch.optim.AdamW([{"params": decayed, "weight_decay": wd},
-                             {"params": plain, "weight_decay": 0.0}],
-                            lr=lr_max, betas=(b1, b2), eps=eps)
+    opt = adamw(model.p, b1, b2, eps, wd)
     worst_loss = worst_norm = worst_lr = 0.0
     for step in range(steps):
-        bw = r.next("batch")
-        assert int(bw[0]) == step
-        Bs, Ts = int(bw[1]), int(bw[2])
-        n = Bs * Ts
-        inputs = torch.tensor([int(x) for x in bw[3:3 + n]]).reshape(Bs, Ts)
-        targets = torch.tensor([int(x) for x in bw[3 + n:3 + 2 * n]]).reshape(Bs, Ts)
+        inputs, targets = read_batch(r, step)
         sw = r.next("step")
         assert int(sw[0]) == step
         book_lr, book_norm, book_loss = hexes(sw[1:4])
         lr = learning_rate(lr_max, lr_min, warmup, steps, step)
-        for g in opt.param_groups:
-            g["lr"] = lr
-        opt.zero_grad()
-        logits = model.logits(inputs)
-        loss = torch.nn.functional.cross_entropy(logits.reshape(n, -1), targets.reshape(n))
-        loss.backward()
-        norm = math.sqrt(sum(float((p.grad * p.grad).sum()) for p in params.values()))
-        if norm > clip:
-            for p in params.values():
-                p.grad.mul_(clip / norm)
-        opt.step()
-        el = abs(book_loss - loss.item()) / abs(loss.item())
+        loss, norm = train_step(model, opt, inputs, targets, lr, clip)
+        el = abs(book_loss - loss) / abs(loss)
         en = abs(book_norm - norm) / norm
         er = abs(book_lr - lr) / lr
         worst_loss, worst_norm, worst_lr = max(worst_loss, el), max(worst_norm, en), max(worst_lr, er)
         print("step %2d: lr %.6e loss %.12f (book %.12f) grad norm %.6f%s"
-              % (step, lr, loss.item(), book_loss, norm, " clipped" if norm > clip else ""))
+              % (step, lr, loss, book_loss, norm, " clipped" if norm > clip else ""))
     print("%d steps: worst relative difference loss %.3e, gradient norm %.3e "
           "(tolerance %g), learning rate %.3e (tolerance %g)"
           % (steps, worst_loss, worst_norm, LOSS_TOLERANCE, worst_lr, LR_TOLERANCE))
@@ -177,4 +201,5 @@ def main():
     print("the book's model agrees with PyTorch")
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,119 @@
+// Times the book's training step on the book's model: chapter 29's
+// train_step (forward, backward, clipping by global norm, one AdamW
+// update) on llm::book_model_config(), batches of B = 8 windows of
+// T = 64 random ids, with the training chapter's schedule, optimiser
+// options and clipping. The thread count is the library's
+// (llm::set_threads), as the fast-kernels chapter chooses it.
+//
+// usage: bench_train dump STEPS       the model and the batches, for PyTorch
+//        bench_train time STEPS THREADS  one line per step
+//
+// `dump` prints, in the format of tests/reference/model_reference.cpp
+// (every double as %a, so PyTorch starts from the same bits): the
+// configuration, the seeded initial parameters, a `train` line with the
+// schedule and AdamW's options, and STEPS `batch` lines. `time` runs the
+// same STEPS steps from the same parameters and prints
+// "step I SECONDS LOSS" for each, the loss as %a.
+#include <chrono>
+#include <cstddef>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "llm/adamw.hpp"
+#include "llm/decoder_model.hpp"
+#include "llm/params.hpp"
+#include "llm/random.hpp"
+#include "llm/threads.hpp"
+#include "llm/training.hpp"
+
+namespace {
+
+constexpr std::size_t B = 8, T = 64;
+// The training chapter's settings (its demo's constants).
+const llm::Schedule schedule{.lr_max = 6e-3, .lr_min = 6e-4, .warmup = 100,
+                             .steps = 2400};
+constexpr double clip = 1.0;
+const llm::AdamWOptions adamw{.lr = 6e-3, .beta1 = 0.9, .beta2 = 0.99,
+                              .eps = 1e-8, .weight_decay = 0.1};
+
+// STEPS batches of uniformly random ids: the arithmetic of a step does
+// not depend on which ids it reads.
+std::vector<llm::Batch> batches(const llm::ModelConfig& c, std::size_t n) {
+  llm::Rng rng(2029);
+  std::vector<llm::Batch> out;
+  for (std::size_t s = 0; s < n; ++s) {
+    llm::Batch b{{B, T, {}}, {B, T, {}}};
+    for (std::size_t i = 0; i < B * T; ++i) {
+      b.inputs.ids.push_back(rng.next_u64() % c.vocab);
+      b.targets.ids.push_back(rng.next_u64() % c.vocab);
+    }
+    out.push_back(std::move(b));
+  }
+  return out;
+}
+
+void print_ids(const std::vector<std::size_t>& ids) {
+  for (std::size_t id : ids) std::printf(" %zu", id);
+}
+
+void dump(const llm::ModelConfig& c, const llm::Parameters& params,
+          const std::vector<llm::Batch>& data) {
+  std::printf("config %zu %zu %zu %zu %zu %zu %a %a\n", c.vocab, c.d_model,
+              c.layers, c.heads, c.ffn_width, c.context, c.rope_base, c.eps);
+  for (const llm::NamedTensor& p : params.list()) {
+    std::printf("param %s %zu", p.name.c_str(), p.value.shape().size());
+    for (std::size_t s : p.value.shape()) std::printf(" %zu", s);
+    for (double x : p.value.to_vector()) std::printf(" %a", x);
+    std::printf("\n");
+  }
+  std::printf("train %zu %zu %a %a %a %a %a %a %a\n", schedule.steps,
+              schedule.warmup, schedule.lr_max, schedule.lr_min, clip,
+              adamw.beta1, adamw.beta2, adamw.eps, adamw.weight_decay);
+  for (std::size_t s = 0; s < data.size(); ++s) {
+    std::printf("batch %zu %zu %zu", s, B, T);
+    print_ids(data[s].inputs.ids);
+    print_ids(data[s].targets.ids);
+    std::printf("\n");
+  }
+}
+
+void time_steps(const llm::ModelConfig& c, llm::Parameters& params,
+                const std::vector<llm::Batch>& data) {
+  llm::AdamW opt(params, adamw);
+  for (std::size_t s = 0; s < data.size(); ++s) {
+    const auto start = std::chrono::steady_clock::now();
+    const llm::StepResult r = llm::train_step(
+        params, opt, c, data[s], llm::learning_rate(schedule, s), clip);
+    const std::chrono::duration<double> took =
+        std::chrono::steady_clock::now() - start;
+    std::printf("step %zu %.6f %a\n", s, took.count(), r.loss);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string mode = argc > 1 ? argv[1] : "";
+  const long steps = argc > 2 ? std::atol(argv[2]) : 0;
+  const long threads = argc > 3 ? std::atol(argv[3]) : 1;
+  if ((mode != "dump" && mode != "time") || steps < 1 || threads < 1) {
+    std::fprintf(stderr, "usage: bench_train dump STEPS | "
+                         "bench_train time STEPS THREADS\n");
+    return 2;
+  }
+  llm::set_threads(static_cast<std::size_t>(threads));
+  llm::reuse_freed_memory();
+  const llm::ModelConfig config = llm::book_model_config();
+  llm::Parameters params(29);
+  llm::add_model_parameters(params, config);
+  const std::vector<llm::Batch> data =
+      batches(config, static_cast<std::size_t>(steps));
+  if (mode == "dump") {
+    dump(config, params, data);
+  } else {
+    time_steps(config, params, data);
+  }
+  return 0;
+}

@@ -203,11 +203,13 @@ std::string HtmlWriter::inline_node(const Json& node) {
   if (t == "RawInline") return str(c[0]) == "html" ? str(c[1]) : std::string();
   if (t == "Link") return link(node);
   if (t == "Image") {
+    // As Pandoc: no title or alt attribute when it would be empty.
     std::string title = str(c[2][1]);
+    std::string alt = inline_text(c[1]);
     return "<img src=\"" + escape_html(str(c[2][0])) + "\"" +
            (title.empty() ? "" : " title=\"" + escape_html(title) + "\"") +
-           " alt=\"" + escape_html(inline_text(c[1])) + "\"" + attrs(c[0]) +
-           ">";
+           (alt.empty() ? "" : " alt=\"" + escape_html(alt) + "\"") +
+           attrs(c[0]) + ">";
   }
   if (t == "Note") {
     notes_.push_back(blocks(c));

@@ -158,7 +158,9 @@ std::string HtmlWriter::block(const Json& node) {
     std::string out = "<dl>\n";
     for (const auto& entry : c) {
       out += "<dt>" + inlines(entry[0]) + "</dt>\n";
-      for (const auto& def : entry[1]) out += "<dd>" + blocks(def) + "</dd>\n";
+      for (const auto& def : entry[1]) {
+        out += "<dd>\n" + blocks(def) + "</dd>\n";
+      }
     }
     return out + "</dl>\n";
   }
@@ -456,14 +458,25 @@ std::string HtmlWriter::table(const Json& node) {
 
 std::string HtmlWriter::footnotes() const {
   if (notes_.empty()) return {};
-  std::string out = "<section class=\"footnotes\" role=\"doc-endnotes\"><hr>"
-                    "<ol>\n";
+  // As Pandoc writes them: the link back ends the note's last paragraph.
+  std::string out = "<section class=\"footnotes footnotes-end-of-document\" "
+                    "role=\"doc-endnotes\">\n<hr>\n<ol>\n";
   for (std::size_t i = 0; i < notes_.size(); ++i) {
     std::string n = std::to_string(i + 1);
-    out += "<li id=\"fn" + n + "\">" + notes_[i] + "<a href=\"#fnref" + n +
-           "\" class=\"footnote-back\" role=\"doc-backlink\">\u21a9</a></li>\n";
+    std::string note = notes_[i];
+    std::string back = "<a href=\"#fnref" + n +
+                       "\" class=\"footnote-back\" role=\"doc-backlink\">"
+                       "\u21a9\ufe0e</a>";
+    const std::string close = "</p>\n";
+    if (note.size() >= close.size() &&
+        note.compare(note.size() - close.size(), close.size(), close) == 0) {
+      note.insert(note.size() - close.size(), back);
+    } else {
+      note += back;
+    }
+    out += "<li id=\"fn" + n + "\" role=\"doc-endnote\">" + note + "</li>\n";
   }
-  return out + "</ol></section>\n";
+  return out + "</ol>\n</section>\n";
 }
 
 std::string line_diff(const std::string& before, const std::string& after) {

@@ -132,7 +132,9 @@ if(LLM_SOURCES)
 endif()
 add_dependencies(llm tangle)
 # The tangled code compiles through `litbook compile`, which adds after each
-# diagnostic about snippets/FILE:N the chapter line it came from.
+# diagnostic about snippets/FILE:N the chapter line it came from. (Not
+# #line markers: they would clutter the committed snippets a reader opens,
+# and the compiler would then name only the chapter, not the file it built.)
 set(SNIPPET_LAUNCHER ${LITBOOK} compile
     --lines ${LISTINGS_DIR}/snippet-lines.json -- ${CMAKE_CXX_COMPILER_LAUNCHER})
 if(LLM_SOURCES)

@@ -29,7 +29,8 @@ if ((${#missing[@]})); then
 fi
 
 # playwright-core for the browser tests and the PDF, exactly as the lockfile
-# pins it (it downloads no browser: the tests drive /usr/bin/chromium).
+# pins it (it downloads no browser: the tests drive /usr/bin/chromium), and
+# commonmark-spec, whose examples the tool tests render.
 # Reinstalled only when node_modules is missing or the lockfile changed.
 node -e 'process.exit(+process.versions.node.split(".")[0] >= 20 ? 0 : 1)' ||
   echo "setup: warning: playwright-core needs Node.js 20 or later; the browser" \

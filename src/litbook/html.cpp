@@ -158,7 +158,9 @@ std::string HtmlWriter::block(const Json& node) {
     std::string out = "<dl>\n";
     for (const auto& entry : c) {
       out += "<dt>" + inlines(entry[0]) + "</dt>\n";
-      for (const auto& def : entry[1]) out += "<dd>" + blocks(def) + "</dd>\n";
+      for (const auto& def : entry[1]) {
+        out += "<dd>\n" + blocks(def) + "</dd>\n";
+      }
     }
     return out + "</dl>\n";
   }
@@ -203,11 +205,13 @@ std::string HtmlWriter::inline_node(const Json& node) {
   if (t == "RawInline") return str(c[0]) == "html" ? str(c[1]) : std::string();
   if (t == "Link") return link(node);
   if (t == "Image") {
+    // As Pandoc: no title or alt attribute when it would be empty.
     std::string title = str(c[2][1]);
+    std::string alt = inline_text(c[1]);
     return "<img src=\"" + escape_html(str(c[2][0])) + "\"" +
            (title.empty() ? "" : " title=\"" + escape_html(title) + "\"") +
-           " alt=\"" + escape_html(inline_text(c[1])) + "\"" + attrs(c[0]) +
-           ">";
+           (alt.empty() ? "" : " alt=\"" + escape_html(alt) + "\"") +
+           attrs(c[0]) + ">";
   }
   if (t == "Note") {
     notes_.push_back(blocks(c));
@@ -455,14 +459,25 @@ std::string HtmlWriter::table(const Json& node) {
 
 std::string HtmlWriter::footnotes() const {
   if (notes_.empty()) return {};
-  std::string out = "<section class=\"footnotes\" role=\"doc-endnotes\"><hr>"
-                    "<ol>\n";
+  // As Pandoc writes them: the link back ends the note's last paragraph.
+  std::string out = "<section class=\"footnotes footnotes-end-of-document\" "
+                    "role=\"doc-endnotes\">\n<hr>\n<ol>\n";
   for (std::size_t i = 0; i < notes_.size(); ++i) {
     std::string n = std::to_string(i + 1);
-    out += "<li id=\"fn" + n + "\">" + notes_[i] + "<a href=\"#fnref" + n +
-           "\" class=\"footnote-back\" role=\"doc-backlink\">\u21a9</a></li>\n";
+    std::string note = notes_[i];
+    std::string back = "<a href=\"#fnref" + n +
+                       "\" class=\"footnote-back\" role=\"doc-backlink\">"
+                       "\u21a9\ufe0e</a>";
+    const std::string close = "</p>\n";
+    if (note.size() >= close.size() &&
+        note.compare(note.size() - close.size(), close.size(), close) == 0) {
+      note.insert(note.size() - close.size(), back);
+    } else {
+      note += back;
+    }
+    out += "<li id=\"fn" + n + "\" role=\"doc-endnote\">" + note + "</li>\n";
   }
-  return out + "</ol></section>\n";
+  return out + "</ol>\n</section>\n";
 }
 
 std::string line_diff(const std::string& before, const std::string& after) {

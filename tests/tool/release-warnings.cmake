@@ -1,17 +1,19 @@
-# Compiles the book tool and the demos' support library as a Release build
-# does (-O3 -DNDEBUG) with the project's warnings as errors. GCC 12 gives
+# Compiles the book tool, the demos' support library, the tangled library
+# llm and the readers' programs (snippets/) as a Release build does (-O3
+# -DNDEBUG) with the project's warnings as errors. GCC 12 gives
 # false-positive -Wrestrict and -Wmaybe-uninitialized warnings only when it
 # optimises and inlines that much, so the default RelWithDebInfo (-O2)
 # build never sees them; this test does, in a few seconds with ccache.
 #   cmake -DCXX=... -DLAUNCHER=... -DSOURCE=... -DOUT=... -P release-warnings.cmake
-file(GLOB sources ${SOURCE}/src/litbook/*.cpp ${SOURCE}/src/bookio/*.cpp)
+file(GLOB sources ${SOURCE}/src/litbook/*.cpp ${SOURCE}/src/bookio/*.cpp
+     ${SOURCE}/snippets/llm/*.cpp ${SOURCE}/snippets/programs/*.cpp)
 set(failed "")
 foreach(src IN LISTS sources)
   get_filename_component(name ${src} NAME_WE)
   execute_process(
     COMMAND ${LAUNCHER} ${CXX} -std=c++20 -O3 -DNDEBUG -Wall -Wextra
             -Wpedantic -Werror -ffp-contract=off
-            -I${SOURCE}/src/litbook -I${SOURCE}/src
+            -I${SOURCE}/src/litbook -I${SOURCE}/src -I${SOURCE}/snippets
             -c ${src} -o ${OUT}/release-${name}.o
     RESULT_VARIABLE rc)
   if(NOT rc EQUAL 0)

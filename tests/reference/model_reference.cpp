@@ -1,7 +1,9 @@
-// Prints what tests/reference/model_torch.py checks against PyTorch: the
-// book's model configuration (chapter 29's book_model_config, with a
-// smaller vocabulary and context so that the test stays quick) and its
-// seeded initial parameters, the logits of a fixed input, then 24 training
+// Writes the book model's initial state as a checkpoint (chapter 31's
+// format) to the path it is given, which tests/reference/model_torch.py
+// loads, and prints what that script checks against PyTorch: the book's
+// model configuration (chapter 29's book_model_config, with a smaller
+// vocabulary and context so that the test stays quick) and its seeded
+// initial parameters, the logits of a fixed input, then 24 training
 // steps of chapter 29's train_step (AdamW, warm-up + cosine, clipping by
 // global norm) on batches drawn from fixed documents, each step's batch,
 // learning rate, gradient norm before clipping and loss. Every double is
@@ -10,8 +12,11 @@
 #include <string>
 #include <vector>
 
+#include "llm/bpe.hpp"
+#include "llm/checkpoint.hpp"
 #include "llm/decoder_model.hpp"
 #include "llm/random.hpp"
+#include "llm/tokenizer.hpp"
 #include "llm/training.hpp"
 
 namespace {
@@ -26,9 +31,16 @@ void print_ids(const std::vector<std::size_t>& ids) {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: model_reference CHECKPOINT_OUT\n");
+    return 2;
+  }
+  // A checkpoint's vocabulary is its tokenizer's: 256 bytes, 5 merges and
+  // BOS and EOS make 263, a prime, so no id pattern lines up with the heads.
+  llm::Tokenizer tokenizer(llm::train_bpe({"abab abab cdcd cdcd efg efg"}, 5));
   llm::ModelConfig config = llm::book_model_config();
-  config.vocab = 97;    // a prime, so no id pattern lines up with the heads
+  config.vocab = tokenizer.vocab_size();
   config.context = 16;
   std::printf("config %zu %zu %zu %zu %zu %zu %a %a\n", config.vocab,
               config.d_model, config.layers, config.heads, config.ffn_width,
@@ -76,6 +88,8 @@ int main() {
   options.beta2 = 0.99;
   options.weight_decay = 0.1;
   llm::AdamW opt(params, options);
+  llm::save_checkpoint(argv[1], {config, tokenizer, params, opt.state(),
+                                 0, 11});
   std::printf("train %zu %zu %a %a %a %a %a %a %a\n", steps, schedule.warmup,
               schedule.lr_max, schedule.lr_min, clip, options.beta1,
               options.beta2, options.eps, options.weight_decay);

@@ -1,10 +1,13 @@
 """An independent implementation of the book's decoder model in PyTorch
 (Debian's python3-torch, float64), checked against the book's C++.
 
-model_reference (C++) prints the book model's configuration and initial
-parameters, the logits of a fixed input, and 20+ training steps (each
-step's batch, learning rate, gradient norm before clipping and loss).
-This script rebuilds the same model from torch operations (embedding,
+model_reference (C++) writes the book model's initial state as a
+checkpoint (chapter 31's format: magic, version, sections, SHA-256) and
+prints the model's configuration and initial parameters, the logits of a
+fixed input, and 20+ training steps (each step's batch, learning rate,
+gradient norm before clipping and loss). This script reads the
+checkpoint with its own reader (and requires it to hold exactly the
+printed parameters), rebuilds the same model from torch operations (embedding,
 pre-norm blocks with RMSNorm, causal multi-head attention with RoPE on
 adjacent pairs, SwiGLU, final RMSNorm, output tied to the embedding),
 computes the logits, then trains from the same initial parameters on the
@@ -13,12 +16,17 @@ and its own clipping by global norm, and compares:
   - logits: max |book - torch| / max |torch| <= 1e-12;
   - every step's loss and gradient norm: relative difference <= 1e-9;
   - every step's learning rate: relative difference <= 1e-15.
-Usage: /usr/bin/python3 model_torch.py MODEL_REFERENCE
+Usage: /usr/bin/python3 model_torch.py MODEL_REFERENCE (which it runs with
+a checkpoint path in a temporary directory)
 Fails (non-zero) if torch is missing, the program fails or any check fails.
 """
+import hashlib
 import math
+import os
+import struct
 import subprocess
 import sys
+import tempfile
 
 import torch
 
@@ -119,6 +127,45 @@ def read_model(r):
     return Model(cfg, params)
 
 
+def read_checkpoint(path):
+    """The configuration and the parameters of a checkpoint file, read
+    from the format's definition (little-endian): "LLMCKPT\n", version 1,
+    5 sections (tag, u64 size, payload), then the SHA-256 of all before."""
+    data = open(path, "rb").read()
+    assert data[:8] == b"LLMCKPT\n", "not a checkpoint"
+    body, digest = data[:-32], data[-32:]
+    assert hashlib.sha256(body).digest() == digest, "checksum"
+    version, count = struct.unpack_from("<II", data, 8)
+    assert (version, count) == (1, 5)
+    sections, at = {}, 16
+    for _ in range(count):
+        tag = data[at:at + 4].decode()
+        (size,) = struct.unpack_from("<Q", data, at + 4)
+        sections[tag] = data[at + 12:at + 12 + size]
+        at += 12 + size
+    assert at == len(body), "bytes before the checksum"
+    conf = sections["CONF"]
+    cfg = {"ints": list(struct.unpack_from("<6Q", conf, 0)),
+           "base": struct.unpack_from("<d", conf, 48)[0],
+           "eps": struct.unpack_from("<d", conf, 56)[0]}
+    parm, params = sections["PARM"], {}
+    (n,) = struct.unpack_from("<I", parm, 8)  # after the registry's u64 seed
+    at = 12
+    for _ in range(n):
+        (length,) = struct.unpack_from("<I", parm, at)
+        name = parm[at + 4:at + 4 + length].decode()
+        at += 4 + length
+        (rank,) = struct.unpack_from("<I", parm, at)
+        shape = list(struct.unpack_from("<%dQ" % rank, parm, at + 4))
+        at += 4 + 8 * rank
+        count = math.prod(shape)
+        values = struct.unpack_from("<%dd" % count, parm, at)
+        at += 8 * count
+        params[name] = torch.tensor(values, dtype=DT).reshape(shape)
+    assert at == len(parm), "bytes after the last tensor"
+    return cfg, params
+
+
 def read_batch(r, step):
     """A `batch` line: inputs and targets [B, T]."""
     bw = r.next("batch")
@@ -158,9 +205,25 @@ def train_step(model, opt, inputs, targets, lr, clip):
 
 
 def main():
-    out = subprocess.run([sys.argv[1]], check=True, capture_output=True, text=True).stdout
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "initial.ckpt")
+        out = subprocess.run([sys.argv[1], path], check=True, capture_output=True,
+                             text=True).stdout
+        cfg, loaded = read_checkpoint(path)
     r = Reader(out)
-    model = read_model(r)
+    printed = read_model(r)
+    # The model is built from the checkpoint; the printed state must be
+    # the same, bit for bit, or the file is not what the book trained from.
+    same = cfg == {"ints": [printed.V, printed.d, printed.N, printed.h, printed.f, printed.T],
+                   "base": printed.base, "eps": printed.eps} \
+        and list(loaded) == list(printed.p) \
+        and all(torch.equal(loaded[k], printed.p[k].detach()) for k in loaded)
+    print("checkpoint: %d tensors, configuration and parameters %s the printed ones"
+          % (len(loaded), "equal" if same else "DIFFER FROM"))
+    if not same:
+        print("FAILED: the checkpoint does not hold the book's initial state")
+        sys.exit(1)
+    model = Model(cfg, {k: v.clone().requires_grad_(True) for k, v in loaded.items()})
 
     w = r.next("input")
     B, T = int(w[0]), int(w[1])

@@ -4,7 +4,7 @@
 #   1. a clean build, split by phase (from Ninja's log): tool, parse,
 #      tangle, compile, demos, check, render, API docs, publish, tests;
 #      for each the summed time of its steps, its wall-clock span and the
-#      most steps it ran at once;
+#      most steps it ran at once; then the training demo's wall time;
 #   2. a no-op rebuild;
 #   3. a one-sentence prose edit against a bare Pandoc run
 #      (tools/bench-prose-edit.sh);
@@ -63,6 +63,12 @@ awk -F'\t' '
       if (p in sum) printf "%-14s %10d %10d %9d\n", p, sum[p], hi[p] - lo[p], par[p]
     }
   }' "$bench/.ninja_log"
+# The training demo (chapter 29, both runs), which issue 12 bounds at five
+# minutes of wall time inside the clean build.
+awk -F'\t' '$4 ~ /29-training\.run\.stamp$/ && !seen[$1]++ {
+  ms = $2 - $1
+  printf "training (29-training demo, both runs): %d ms wall in the clean build, %s 5 minutes\n", ms, (ms <= 300000 ? "within" : "OVER")
+}' "$bench/.ninja_log"
 
 echo
 echo "== no-op rebuild =="

@@ -1,12 +1,14 @@
 # Compiles the book tool, the demos' support library, the tangled library
-# llm and the readers' programs (snippets/) as a Release build does (-O3
-# -DNDEBUG) with the project's warnings as errors. GCC 12 gives
-# false-positive -Wrestrict and -Wmaybe-uninitialized warnings only when it
-# optimises and inlines that much, so the default RelWithDebInfo (-O2)
-# build never sees them; this test does, in a few seconds with ccache.
+# llm, the chapters' demos and the readers' programs (snippets/) as a
+# Release build does (-O3 -DNDEBUG) with the project's warnings as errors.
+# GCC 12 gives false-positive -Wrestrict and -Wmaybe-uninitialized warnings
+# only when it optimises and inlines that much, so the default
+# RelWithDebInfo (-O2) build never sees them; this test does, in a few
+# seconds when ccache already holds the objects.
 #   cmake -DCXX=... -DLAUNCHER=... -DSOURCE=... -DOUT=... -P release-warnings.cmake
 file(GLOB sources ${SOURCE}/src/litbook/*.cpp ${SOURCE}/src/bookio/*.cpp
-     ${SOURCE}/snippets/llm/*.cpp ${SOURCE}/snippets/programs/*.cpp)
+     ${SOURCE}/snippets/llm/*.cpp ${SOURCE}/snippets/demos/*.cpp
+     ${SOURCE}/snippets/programs/*.cpp)
 set(failed "")
 foreach(src IN LISTS sources)
   get_filename_component(name ${src} NAME_WE)

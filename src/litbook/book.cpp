@@ -192,9 +192,11 @@ BookIndex book_index_from_json(const Json& j) {
                          p["chapters"].get<std::vector<std::string>>()});
   }
   for (const auto& c : j["chapters"]) {
-    idx.chapters.push_back({c["stem"], c["id"], c["title"], c["part"],
-                            c["anchors"].get<std::vector<std::string>>(),
-                            c["headings"]});
+    idx.chapters.push_back(
+        {c["stem"], c["id"], c["title"], c["part"],
+         c["anchors"].get<std::vector<std::string>>(), c["headings"],
+         c.value("labels", Json::object())
+             .get<std::map<std::string, std::string>>()});
   }
   return idx;
 }

@@ -2,6 +2,7 @@
 // the files in chapters/.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,8 @@ struct IndexEntry {
   int part = 0;
   std::vector<std::string> anchors;
   Json headings;
+  /// Anchor -> number of each figure, table and exercise ("Figure 29.1").
+  std::map<std::string, std::string> labels;
 };
 
 struct BookIndex {

@@ -310,6 +310,17 @@ std::string inline_text(const Json& inlines) {
   return out;
 }
 
+std::string item_number_prefix(const std::string& stem) {
+  std::string number = stem.substr(0, stem.find('-'));
+  while (number.size() > 1 && number[0] == '0') number.erase(0, 1);
+  return number;
+}
+
+std::string exercise_anchor(const Json& attr, std::size_t k) {
+  const std::string& id = attr[0].get_ref<const std::string&>();
+  return id.empty() ? "exercise-" + std::to_string(k) : id;
+}
+
 std::string region_anchor(const std::string& name, bool revision) {
   return "region-" + name + (revision ? "-revised" : "");
 }

@@ -73,6 +73,16 @@ struct Placement {
 struct LinkRef {
   std::string target;
   int line = 0;
+  bool bare = false;  ///< no text: the page shows the target's number
+};
+
+/// A figure, table or exercise with its number in the chapter, in
+/// document order: "Figure 29.1", "Table 25.2", "Exercise 25.3".
+struct Numbered {
+  std::string kind;    ///< "Figure", "Table" or "Exercise"
+  std::string anchor;  ///< its id on the page ("figure-curves"), or empty
+  std::string label;   ///< "Figure 29.1"
+  int line = 0;
 };
 
 struct MathRef {
@@ -111,6 +121,7 @@ struct Chapter {
   std::vector<LinkRef> links;
   std::vector<MathRef> math;
   std::vector<Heading> headings;
+  std::vector<Numbered> numbered;  ///< figures, tables, exercises in order
   std::vector<UnboundNumber> unbound;
   std::vector<UnboundNumber> stray_tex;  ///< "$" or "\cmd" outside math
   /// The words of the prose in order, outside code, math, links and value
@@ -148,6 +159,14 @@ std::string inline_text(const Json& inlines);
 /// region-NAME-revised for a revision. Check's anchors and render's ids
 /// both come from here.
 std::string region_anchor(const std::string& name, bool revision);
+
+/// The chapter's part of an item number: "7" for 07-tensor-storage,
+/// "26r" for 26r-attention-review.
+std::string item_number_prefix(const std::string& stem);
+
+/// The page id of an exercise: its own id (`{.exercise #ex-strides}`), or
+/// exercise-K for the K-th exercise of the chapter.
+std::string exercise_anchor(const Json& attr, std::size_t k);
 
 /// Reads an attribute from a Pandoc Attr ([id, classes, [[k, v]...]]).
 std::optional<std::string> attr_get(const Json& attr, std::string_view key);

@@ -180,12 +180,18 @@ void check_links(const Chapter& ch, const BookIndex& index,
     } else {
       continue;  // external links are not checked offline
     }
-    if (anchor.empty() || !chapter) continue;
+    if (!chapter) continue;
     const auto& a = chapter->anchors;
-    if (std::find(a.begin(), a.end(), anchor) == a.end()) {
+    if (!anchor.empty() && std::find(a.begin(), a.end(), anchor) == a.end()) {
       diags.push_back({ch.at(link.line), "link to unknown anchor '#" + anchor +
                                              "' in chapter '" + chapter->id +
                                              "'"});
+    } else if (link.bare && !chapter->labels.contains(anchor)) {
+      // [](#figure-NAME) shows "Figure 29.1": only numbered items have one.
+      diags.push_back({ch.at(link.line),
+                       "a link without text shows the number of a figure, "
+                       "table or exercise, but '" + target +
+                           "' is none of them"});
     }
   }
 }
@@ -462,9 +468,6 @@ void check_math_numbers(const Chapter& ch, std::vector<Diagnostic>& diags) {
       }
       i = j;
     }
-    // Display math only, for now: inline math still holds hand counts
-    // ("$6 \cdot 4 = 24$") that no demo publishes yet.
-    if (!m.display) continue;
     for (const auto& r : math_results(s)) {
       std::string unsigned_plain = r.plain;
       if (!unsigned_plain.empty() && unsigned_plain[0] == '-') {

@@ -1,4 +1,5 @@
 // Extracting the book's constructs from a simplified chapter document.
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <set>
@@ -170,6 +171,20 @@ struct Walker {
     ch.regions.push_back(std::move(r));
   }
 
+  // How many items of a kind ("Figure") the chapter has numbered so far.
+  std::size_t count(const std::string& kind) const {
+    return static_cast<std::size_t>(
+        std::count_if(ch.numbered.begin(), ch.numbered.end(),
+                      [&](const Numbered& n) { return n.kind == kind; }));
+  }
+
+  // Gives the next number of its kind: "Table 25.2".
+  void number(const std::string& kind, std::string anchor, int line) {
+    const std::string label = kind + " " + item_number_prefix(ch.stem) +
+                              "." + std::to_string(count(kind) + 1);
+    ch.numbered.push_back({kind, std::move(anchor), label, line});
+  }
+
   void div(const Json& node) {
     const Json& attr = node["c"][0];
     const Json& content = node["c"][1];
@@ -188,11 +203,13 @@ struct Walker {
                                    "' needs a caption (the div's content)");
       }
       ch.placements.push_back(p);
+      number(table ? "Table" : "Figure", p.kind + "-" + p.name, line);
       blocks(content);
       return;
     }
     if (attr_get(attr, "caption")) {
       check_keys(attr, {"caption"}, "a table caption");
+      number("Table", attr[0].get<std::string>(), line);
       if (content.size() != 1 || content[0]["t"] != "Table") {
         diags.add(ch.at(line), "a caption div must hold exactly one table");
       }
@@ -203,6 +220,7 @@ struct Walker {
     }
     if (attr_has_class(attr, "exercise")) {
       check_keys(attr, {"title", "tests"}, "an exercise");
+      number("Exercise", exercise_anchor(attr, count("Exercise") + 1), line);
       bool has_answer = false;
       for (const auto& b : content) {
         has_answer = has_answer ||
@@ -251,7 +269,8 @@ struct Walker {
     } else if (t == "Link") {
       const Json& attr = node["c"][0];
       int here = attr_line(attr) ? attr_line(attr) : line;
-      ch.links.push_back({node["c"][2][0].get<std::string>(), here});
+      ch.links.push_back({node["c"][2][0].get<std::string>(), here,
+                          node["c"][1].empty()});
       ch.prose_words.push_back({"", here});
       const bool outer = in_link;
       in_link = true;
@@ -506,9 +525,19 @@ Json index_to_json(const Chapter& ch) {
     if (!r.hidden) anchors.push_back(region_anchor(r.name, !r.revise.empty()));
   }
   for (const auto& p : ch.placements) anchors.push_back(p.kind + "-" + p.name);
+  // Exercises and captioned Markdown tables with an id add theirs.
+  Json labels = Json::object();
+  for (const auto& n : ch.numbered) {
+    if (n.anchor.empty()) continue;
+    labels[n.anchor] = n.label;
+    if (std::find(anchors.begin(), anchors.end(), n.anchor) == anchors.end()) {
+      anchors.push_back(n.anchor);
+    }
+  }
   return Json{{"id", ch.id},         {"stem", ch.stem},
               {"title", ch.title},   {"part", ch.part},
-              {"headings", headings}, {"anchors", anchors}};
+              {"headings", headings}, {"anchors", anchors},
+              {"labels", labels}};
 }
 
 }  // namespace litbook

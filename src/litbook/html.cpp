@@ -237,9 +237,37 @@ std::string HtmlWriter::span(const Json& node) {
   return "<span" + attrs(attr) + ">" + inlines(content) + "</span>";
 }
 
+// The chapter's next figure, table or exercise, in the order extract
+// numbered them (both walk the document in order); null past the end.
+const Numbered* HtmlWriter::next_numbered() {
+  if (!ctx_.chapter || numbered_ >= ctx_.chapter->numbered.size()) {
+    return nullptr;
+  }
+  return &ctx_.chapter->numbered[numbered_++];
+}
+
+// "Figure 29.1" for a link to a numbered item ("#figure-curves" or
+// "chapter:training#figure-curves"); empty for anything else.
+std::string HtmlWriter::reference_label(const std::string& target) const {
+  auto hash = target.find('#');
+  if (hash == std::string::npos || !ctx_.index) return "";
+  const IndexEntry* e = nullptr;
+  if (target.rfind("chapter:", 0) == 0) {
+    e = ctx_.index->by_id(target.substr(8, hash - 8));
+  } else if (hash == 0 && ctx_.chapter) {
+    e = ctx_.index->by_stem(ctx_.chapter->stem);
+  }
+  if (!e) return "";
+  auto it = e->labels.find(target.substr(hash + 1));
+  return it == e->labels.end() ? "" : it->second;
+}
+
 std::string HtmlWriter::link(const Json& node) {
   const Json& c = node["c"];
   std::string target = str(c[2][0]);
+  // [](#figure-NAME): the link's text is the item's number.
+  const std::string text =
+      c[1].empty() ? escape_html(reference_label(target)) : inlines(c[1]);
   if (target.rfind("chapter:", 0) == 0) {
     std::string rest = target.substr(8);
     auto hash = rest.find('#');
@@ -251,7 +279,7 @@ std::string HtmlWriter::link(const Json& node) {
   std::string title = str(c[2][1]);
   return "<a href=\"" + escape_html(target) + "\"" +
          (title.empty() ? "" : " title=\"" + escape_html(title) + "\"") +
-         attrs(c[0]) + ">" + inlines(c[1]) + "</a>";
+         attrs(c[0]) + ">" + text + "</a>";
 }
 
 std::string HtmlWriter::code_block(const Json& node) {
@@ -335,11 +363,29 @@ std::string HtmlWriter::api_links(const Json& facts) const {
   return out + "</p>";
 }
 
+namespace {
+
+// "<span class="item-number">Table 25.2.</span> " before a caption.
+std::string item_number(const Numbered& n) {
+  return "<span class=\"item-number\">" + escape_html(n.label) + ".</span> ";
+}
+
+// The number inside a caption's first paragraph, or before the caption.
+std::string number_caption(const std::string& caption, const Numbered& n) {
+  if (caption.rfind("<p>", 0) == 0) {
+    return "<p>" + item_number(n) + caption.substr(3);
+  }
+  return item_number(n) + caption;
+}
+
+}  // namespace
+
 std::string HtmlWriter::div(const Json& node) {
   const Json& attr = node["c"][0];
   const Json& content = node["c"][1];
   if (auto name = attr_get(attr, "table")) {
     std::string html = ctx_.table(*name);
+    const Numbered* n = next_numbered();
     if (!content.empty()) {
       // The div's content replaces the demo's caption.
       auto open = html.find("<caption>");
@@ -352,20 +398,30 @@ std::string HtmlWriter::div(const Json& node) {
         html.replace(open + 9, close - open - 9, caption);
       }
     }
+    if (auto open = html.find("<caption>"); n && open != std::string::npos) {
+      html.insert(open + 9, item_number(*n));
+    }
     return "<figure class=\"book-table\" id=\"table-" + escape_html(*name) +
            "\">" + html + "</figure>\n";
   }
   if (auto name = attr_get(attr, "figure")) {
+    const Numbered* n = next_numbered();
+    std::string caption = blocks(content);
+    if (n) caption = number_caption(caption, *n);
     return "<figure class=\"book-figure\" id=\"figure-" + escape_html(*name) +
-           "\">" + ctx_.figure(*name) + "<figcaption>" + blocks(content) +
+           "\">" + ctx_.figure(*name) + "<figcaption>" + caption +
            "</figcaption></figure>\n";
   }
   if (auto caption = attr_get(attr, "caption")) {
+    const Numbered* n = next_numbered();
     std::string html = blocks(content);
     auto open = html.find("<table>");
     if (open != std::string::npos) {
-      html.insert(open + 7, "\n<caption>" + escape_html(*caption) +
-                                "</caption>");
+      html.insert(open + 7, "\n<caption>" + (n ? item_number(*n) : "") +
+                                escape_html(*caption) + "</caption>");
+    }
+    if (n && !n->anchor.empty()) {
+      return "<div id=\"" + escape_html(n->anchor) + "\">" + html + "</div>\n";
     }
     return html;
   }
@@ -394,6 +450,7 @@ std::string HtmlWriter::div(const Json& node) {
            "<script src=\"" + dir + "workbench.js\" defer></script>\n";
   }
   if (attr_has_class(attr, "exercise")) {
+    const Numbered* n = next_numbered();
     std::string title = attr_get(attr, "title").value_or("");
     std::string tests = attr_get(attr, "tests").value_or("");
     std::string body, answer;
@@ -404,9 +461,11 @@ std::string HtmlWriter::div(const Json& node) {
         body += block(b);
       }
     }
-    std::string out = "<section class=\"exercise\"><h3>Exercise" +
-                      (title.empty() ? "" : ": " + escape_html(title)) +
-                      "</h3>\n" + body;
+    std::string out =
+        "<section class=\"exercise\"" +
+        (n ? " id=\"" + escape_html(n->anchor) + "\"" : std::string()) +
+        "><h3>" + (n ? escape_html(n->label) : std::string("Exercise")) +
+        (title.empty() ? "" : ": " + escape_html(title)) + "</h3>\n" + body;
     if (!tests.empty()) {
       out += "<p class=\"exercise-tests\">Run its tests: <code>" +
              escape_html(tests) + "</code></p>\n";

@@ -55,9 +55,12 @@ private:
   std::string link(const Json& node);
   std::string span(const Json& node);
   std::string attrs(const Json& attr, std::string extra_class = {}) const;
+  const Numbered* next_numbered();
+  std::string reference_label(const std::string& target) const;
 
   const HtmlContext& ctx_;
   std::vector<std::string> notes_;
+  std::size_t numbered_ = 0;  ///< figures, tables, exercises written so far
 };
 
 /// A simple line diff (longest common subsequence) in unified style.

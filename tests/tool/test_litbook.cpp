@@ -1422,8 +1422,8 @@ $\sqrt{2}$, $\beta_2 = 0.999$, $0.001$ and $b = 10000$.
   }
 }
 
-TEST_CASE("a computed result standing after = or \\approx in display "
-          "math is reported; inputs, exact forms and inline math pass",
+TEST_CASE("a computed result standing after = or \\approx in math, "
+          "display or inline, is reported; inputs and exact forms pass",
           "[tool][check]") {
   Project p;
   p.book({"01-alpha"});
@@ -1466,9 +1466,36 @@ d_k = 256, \quad d_{\text{model}} = 512, \quad \varepsilon = 10^{-12},
 \quad 10000^{-1/4} = 10^{-1}, \quad 2 \cdot 10 = 20\pi
 $$
 
-and inline $6 \cdot 4 = 24$, which this rule leaves to the prose check.
+and inline $d = 64$, $h = 1/4$ and $3 + 4 = 7$.
 )md");
     check_passes(p);
+  }
+  SECTION("inline math is read like display math") {
+    // Line 3 holds a product, line 4 a root and a decimal; line 5 has
+    // the result moved out of the math as a checked value, which the math
+    // rule passes (check then only misses the demo that would publish it).
+    p.chapter("01-alpha", R"md(Counts:
+
+Inline $6 \cdot 4 = 24$ predictions,
+$\sqrt{9 + 16 + 144} = 13$ and $0.1 / 0.19 \approx 0.53$; but
+$6 \cdot 4 =$ [24]{value=count} passes the math rule.
+)md");
+    auto r = p.litbook({"check"});
+    LOG_RUN(r);
+    REQUIRE(r.status != 0);
+    const std::string tail =
+        "' in math is a computed result that no check compares with the "
+        "demo: keep the computation in math and write the result after it "
+        "as [";
+    REQUIRE(lines_of(r.err) ==
+            std::vector<std::string>{
+                "chapters/01-alpha.md:1: no demo output to check against "
+                "(expected demos/01-alpha.cpp to have run into "
+                "build/out/01-alpha)",
+                "chapters/01-alpha.md:13: number '24" + tail + "24]{value=NAME}",
+                "chapters/01-alpha.md:14: number '13" + tail + "13]{value=NAME}",
+                "chapters/01-alpha.md:14: number '0.53" + tail +
+                    "0.53]{value=NAME}"});
   }
 }
 
@@ -1971,8 +1998,10 @@ TEST_CASE("a Markdown table needs a caption div", "[tool][check]") {
     auto page = p.litbook({"render", "chapters/01-alpha.md", "--site", "site"});
     LOG_RUN(page);
     REQUIRE(page.status == 0);
-    REQUIRE(p.read("site/01-alpha.html").find("<table>\n<caption>Pairs</caption>") !=
-            std::string::npos);
+    // The caption starts with the table's number in the chapter.
+    REQUIRE(p.read("site/01-alpha.html")
+                .find("<table>\n<caption><span class=\"item-number\">"
+                      "Table 1.1.</span> Pairs</caption>") != std::string::npos);
   }
 }
 
@@ -2202,6 +2231,86 @@ TEST_CASE("a checked value in exponent form is compared in the author's "
                             "is 1.5e-07 in the program but the prose says "
                             "1.5e-08"));
   CHECK(lines_of(r.err).size() == 2);  // line 11 is right in every style
+}
+
+TEST_CASE("figures, tables and exercises are numbered, and a link without "
+          "text shows the number of the item it links to",
+          "[tool][render][check]") {
+  Project p;
+  p.book({"01-alpha", "02-beta"});
+  p.chapter("01-alpha", R"md(See [](#table-sizes), [](#exercise-2) and
+[](chapter:beta#ex-last).
+
+::: {#table-sizes caption="Sizes"}
+| a | b |
+|---|---|
+| x | y |
+:::
+
+::: {.exercise title="First"}
+Do it.
+
+::: answer
+Done.
+:::
+:::
+
+::: {.exercise title="Second"}
+Again.
+
+::: answer
+Done.
+:::
+:::
+)md");
+  p.chapter("02-beta", R"md(Beta.
+
+::: {.exercise #ex-last title="Only"}
+Once.
+
+::: answer
+Yes.
+:::
+:::
+)md");
+  auto r = p.litbook({"check"});
+  LOG_RUN(r);
+  REQUIRE(r.status == 0);
+  p.copy_from_source("book/template.html");
+  auto page = p.litbook({"render", "chapters/01-alpha.md", "--site", "site"});
+  LOG_RUN(page);
+  REQUIRE(page.status == 0);
+  std::string html = p.read("site/01-alpha.html");
+  auto has = [&](const std::string& text) {
+    INFO("looking for: " << text);
+    CHECK(html.find(text) != std::string::npos);
+  };
+  // Numbers count per kind and chapter, in document order.
+  has("<div id=\"table-sizes\">");
+  has("<caption><span class=\"item-number\">Table 1.1.</span> Sizes</caption>");
+  has("<section class=\"exercise\" id=\"exercise-1\"><h3>Exercise 1.1: First");
+  has("<section class=\"exercise\" id=\"exercise-2\"><h3>Exercise 1.2: Second");
+  // A link without text reads the number, here or in another chapter.
+  has("<a href=\"#table-sizes\">Table 1.1</a>");
+  has("<a href=\"#exercise-2\">Exercise 1.2</a>");
+  has("<a href=\"02-beta.html#ex-last\">Exercise 2.1</a>");
+
+  // A missing item, and a heading that has no number, fail check.
+  p.chapter("02-beta", R"md(See [](#exercise-9) and [](#beta-heading).
+
+## Beta heading
+)md");
+  auto bad = p.litbook({"check"});
+  LOG_RUN(bad);
+  REQUIRE(bad.status != 0);
+  CHECK_THAT(bad.err, HasLine("chapters/02-beta.md:11: link to unknown anchor "
+                              "'#exercise-9' in chapter 'beta'"));
+  CHECK_THAT(bad.err, HasLine("chapters/02-beta.md:11: a link without text "
+                              "shows the number of a figure, table or "
+                              "exercise, but '#beta-heading' is none of them"));
+  // 01-alpha's link to the exercise that is gone fails too.
+  CHECK_THAT(bad.err, HasLine("chapters/01-alpha.md:12: link to unknown "
+                              "anchor '#ex-last' in chapter 'beta'"));
 }
 
 TEST_CASE("a workbench div renders its container and loads the workbench",

@@ -102,8 +102,8 @@ TEST_CASE("search: the index script lists every chapter in book order", "[search
   BookIndex index;
   index.title = "Book";
   index.parts.push_back({2, "Tensors", {"07-a", "08-b"}});
-  index.chapters.push_back({"07-a", "a", "Storage \"A\"", 2, {}, Json::array()});
-  index.chapters.push_back({"08-b", "b", "Views", 2, {}, Json::array()});
+  index.chapters.push_back({"07-a", "a", "Storage \"A\"", 2, {}, Json::array(), {}});
+  index.chapters.push_back({"08-b", "b", "Views", 2, {}, Json::array(), {}});
   write_atomic(site / "07-a.html", page("<h2 id=\"x\">X</h2><p>odometer</p>"));
 
   SECTION("a missing page is an error naming it") {

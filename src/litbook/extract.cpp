@@ -4,6 +4,7 @@
 #include <set>
 
 #include "chapter.hpp"
+#include "checkpoint.hpp"
 
 namespace litbook {
 
@@ -213,6 +214,7 @@ struct Walker {
                                "'::: answer' div inside it)");
       }
     }
+    read_checkpoint(ch, diags, attr, content, line);
     blocks(content);
   }
 
@@ -467,6 +469,7 @@ Chapter build_chapter(const fs::path& path, const Json& doc) {
   read_front_matter(ch, diags);
   Walker walker{ch, diags, {}};
   walker.blocks(ch.blocks);
+  check_checkpoints(ch, diags);
   diags.throw_if_any();
   return ch;
 }

@@ -1,5 +1,7 @@
 #include "html.hpp"
 
+#include "checkpoint.hpp"
+
 #include <algorithm>
 
 namespace litbook {
@@ -368,6 +370,9 @@ std::string HtmlWriter::div(const Json& node) {
                                 "</caption>");
     }
     return html;
+  }
+  if (auto kind = checkpoint_kind(attr, content); !kind.empty()) {
+    return checkpoint_html(*this, kind, attr, content);
   }
   for (const auto& [cls, title] : kCallouts) {
     if (attr_has_class(attr, cls)) {

@@ -122,6 +122,8 @@ test("the workbench ticks the steps it sees; completion shows in the sidebar and
   const landing = await open(browser.context, "index.html");
   assert.equal(await badge(landing.page, ".chapter-list"), "\u2713 4/4");
   assert.equal(await badge(landing.page, ".sidebar"), "\u2713 4/4");
+  fs.mkdirSync(shotDir, { recursive: true });
+  await landing.page.locator(".progress-panel").screenshot({ path: path.join(shotDir, "progress-landing.png") });
   assert.deepEqual(messages.concat(landing.messages), []);
   await landing.page.close();
   await page.close();

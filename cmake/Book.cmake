@@ -242,7 +242,8 @@ add_custom_command(
   OUTPUT ${STAMP_DIR}/assets.stamp
   COMMAND ${LITBOOK} render --assets --site ${SITE_DIR}
   COMMAND ${CMAKE_COMMAND} -E touch ${STAMP_DIR}/assets.stamp
-  DEPENDS ${BOOK_SOURCE}/book/style.css ${BOOK_SOURCE}/book/book.js litbook
+  DEPENDS ${BOOK_SOURCE}/book/style.css ${BOOK_SOURCE}/book/book.js
+          ${BOOK_SOURCE}/book/progress.js litbook
   WORKING_DIRECTORY ${BOOK_SOURCE}
   COMMENT "Copying the book's assets"
   VERBATIM)

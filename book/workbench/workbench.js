@@ -250,6 +250,29 @@
     section.classList.remove("workbench-stale");
     section.classList.toggle("workbench-broken", reuse);
     this.render(r, causal);
+    this.report(section, tokens, causal, reuse);
+  };
+
+  /* Tells the page's progress script what the reader has done, as the
+     names an experiment step waits for (see chapters/README.md). */
+  Workbench.prototype.report = function (section, tokens, causal, reuse) {
+    var start = fixture(), tokensChanged = {}, featuresChanged = {}, any = false;
+    tokens.forEach(function (v, i) {
+      if (v === start[i]) return;
+      any = true;
+      tokensChanged[Math.floor(i / MODEL)] = true;
+      featuresChanged[i % MODEL] = true;
+    });
+    var only = function (set, allowed) {
+      return any && Object.keys(set).every(function (k) { return allowed.indexOf(Number(k)) >= 0; });
+    };
+    var events = [];
+    if (!causal) events.push("mask-off");
+    if (reuse) events.push("split-broken");
+    if (only(tokensChanged, [TOKENS - 1])) events.push("last-token-only");
+    if (only(featuresChanged, [0, 1])) events.push("head0-only");
+    if (only(featuresChanged, [2, 3])) events.push("head1-only");
+    section.dispatchEvent(new CustomEvent("workbench-state", { bubbles: true, detail: { events: events } }));
   };
 
   Workbench.prototype.showMessage = function (text) {

@@ -98,6 +98,13 @@ struct Heading {
   int line = 0;
 };
 
+/// A learner checkpoint: a `prediction` div holding an `answer`, or an
+/// `experiment`, `implement` or `explain` div (see checkpoint.hpp).
+struct Checkpoint {
+  std::string kind;  ///< "predict", "experiment", "implement" or "explain"
+  int line = 0;      ///< line of the div's opening fence
+};
+
 /// A number in prose that is neither bound, nor literal, nor exempt.
 struct UnboundNumber {
   std::string text;
@@ -122,6 +129,7 @@ struct Chapter {
   std::vector<MathRef> math;
   std::vector<Heading> headings;
   std::vector<Numbered> numbered;  ///< figures, tables, exercises in order
+  std::vector<Checkpoint> checkpoints;
   std::vector<UnboundNumber> unbound;
   std::vector<UnboundNumber> stray_tex;  ///< "$" or "\cmd" outside math
   /// The words of the prose in order, outside code, math, links and value

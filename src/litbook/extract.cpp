@@ -5,6 +5,7 @@
 #include <set>
 
 #include "chapter.hpp"
+#include "checkpoint.hpp"
 
 namespace litbook {
 
@@ -231,6 +232,7 @@ struct Walker {
                                "'::: answer' div inside it)");
       }
     }
+    read_checkpoint(ch, diags, attr, content, line);
     blocks(content);
   }
 
@@ -486,6 +488,7 @@ Chapter build_chapter(const fs::path& path, const Json& doc) {
   read_front_matter(ch, diags);
   Walker walker{ch, diags, {}};
   walker.blocks(ch.blocks);
+  check_checkpoints(ch, diags);
   diags.throw_if_any();
   return ch;
 }

@@ -1,5 +1,7 @@
 #include "html.hpp"
 
+#include "checkpoint.hpp"
+
 #include <algorithm>
 
 namespace litbook {
@@ -424,6 +426,9 @@ std::string HtmlWriter::div(const Json& node) {
       return "<div id=\"" + escape_html(n->anchor) + "\">" + html + "</div>\n";
     }
     return html;
+  }
+  if (auto kind = checkpoint_kind(attr, content); !kind.empty()) {
+    return checkpoint_html(*this, kind, attr, content);
   }
   for (const auto& [cls, title] : kCallouts) {
     if (attr_has_class(attr, cls)) {

@@ -431,7 +431,7 @@ void render_landing(const BookIndex& index, const RenderOptions& o) {
 }
 
 void write_assets(const RenderOptions& o) {
-  for (const char* name : {"style.css", "book.js"}) {
+  for (const char* name : {"style.css", "book.js", "progress.js"}) {
     write_if_changed(o.site / name, read_file(o.root / "book" / name));
   }
   write_if_changed(o.site / "katex" / "katex.min.css",

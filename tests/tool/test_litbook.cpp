@@ -2619,3 +2619,122 @@ TEST_CASE("tangle records the chapter line of every region line, revisions "
   CHECK_FALSE(litbook::origin_of(origins, "llm/a.hpp", 8).has_value());
   CHECK_FALSE(litbook::origin_of(origins, "llm/b.hpp", 6).has_value());
 }
+
+// ---- learner checkpoints ---------------------------------------------------
+
+// The four checkpoints of a chapter, each a div; `skip` leaves one out
+// and `replace` swaps one for other text.
+std::string checkpoints_text(const std::string& skip = "",
+                             const std::string& replace_kind = "",
+                             const std::string& replacement = "") {
+  std::map<std::string, std::string> parts = {
+      {"predict", "::: prediction\nGuess the sum.\n\n::: answer\nIt is "
+                  "[4]{value=sum}.\n:::\n:::\n"},
+      {"experiment", "::: experiment\nTry it.\n\n1. Turn the "
+                     "[mask off]{when=mask-off}.\n2. Compare.\n:::\n"},
+      {"implement", "::: {.implement tests=\"ctest -L ch01\"}\nWrite it.\n"
+                    ":::\n"},
+      {"explain", "::: explain\nWhy?\n\n::: answer\nBecause.\n:::\n:::\n"},
+  };
+  std::string out = "Text.\n\n";
+  for (const char* k : {"predict", "experiment", "implement", "explain"}) {
+    if (k == skip) continue;
+    out += (k == replace_kind ? replacement : parts[k]) + "\n";
+  }
+  return out;
+}
+
+TEST_CASE("a chapter with checkpoints needs all four, each well formed",
+          "[tool][checkpoints]") {
+  Project p;
+  p.book({"01-alpha"});
+  std::string text, message;
+  SECTION("one of the four is missing") {
+    text = checkpoints_text("explain");
+    message = "chapters/01-alpha.md:13: checkpoints: this chapter has some "
+              "but lacks explain (a chapter with checkpoints has all four: "
+              "predict, experiment, implement, explain)";
+  }
+  SECTION("a prediction's answer that quotes no checked value") {
+    text = checkpoints_text("", "predict",
+                            "::: prediction\nGuess.\n\n::: answer\nFour."
+                            "\n:::\n:::\n");
+    message = "chapters/01-alpha.md:13: the prediction's answer must quote "
+              "the demo: put a checked value [x]{value=NAME} in it";
+  }
+  SECTION("an experiment without steps") {
+    text = checkpoints_text("", "experiment",
+                            "::: experiment\nJust try.\n:::\n");
+    message = "chapters/01-alpha.md:21: an experiment needs a list of steps "
+              "(one list item per step)";
+  }
+  SECTION("a step waiting for an event no workbench reports") {
+    text = checkpoints_text("", "experiment",
+                            "::: experiment\n- [Fly]{when=fly}.\n:::\n");
+    message = "chapters/01-alpha.md:21: unknown workbench event 'fly' in an "
+              "experiment step (expected one of: mask-off, split-broken, "
+              "last-token-only, head0-only, head1-only)";
+  }
+  SECTION("implement without its test command") {
+    text = checkpoints_text("", "implement", "::: implement\nDo.\n:::\n");
+    message = "chapters/01-alpha.md:28: an implement checkpoint needs "
+              "tests=\"COMMAND\" (the one command that runs its tests)";
+  }
+  SECTION("explain without a model answer") {
+    text = checkpoints_text("", "explain", "::: explain\nWhy?\n:::\n");
+    message = "chapters/01-alpha.md:32: an explain checkpoint needs a model "
+              "answer (add a '::: answer' div inside it)";
+  }
+  SECTION("two of one kind") {
+    text = checkpoints_text() + "::: {.implement tests=\"x\"}\nAgain.\n:::\n";
+    message = "chapters/01-alpha.md:40: a second implement checkpoint (the "
+              "first is at line 28); a chapter has one of each";
+  }
+  p.chapter("01-alpha", text);
+  auto r = p.litbook({"tangle"});
+  LOG_RUN(r);
+  REQUIRE(r.status != 0);
+  REQUIRE_THAT(r.err, HasLine(message));
+}
+
+TEST_CASE("a chapter without checkpoints, or with a plain prediction box, "
+          "passes", "[tool][checkpoints]") {
+  Project p;
+  p.book({"01-alpha"});
+  p.chapter("01-alpha", "Text.\n\n::: prediction\nGuess.\n:::\n");
+  auto r = p.litbook({"tangle"});
+  LOG_RUN(r);
+  REQUIRE(r.status == 0);
+}
+
+TEST_CASE("checkpoints render as plain text with empty slots for the "
+          "progress script", "[tool][checkpoints][render]") {
+  Project p;
+  p.book({"01-alpha"});
+  p.chapter("01-alpha", checkpoints_text());
+  p.copy_from_source("book/template.html");
+  auto page = p.litbook({"render", "chapters/01-alpha.md", "--site", "site"});
+  LOG_RUN(page);
+  REQUIRE(page.status == 0);
+  std::string html = p.read("site/01-alpha.html");
+  auto has = [&](const std::string& text) {
+    INFO("looking for: " << text);
+    CHECK(html.find(text) != std::string::npos);
+  };
+  has("<div class=\"callout prediction checkpoint\" data-checkpoint=\"predict\" "
+      "role=\"note\"><p class=\"callout-title\">Predict first <span "
+      "class=\"checkpoint-number\">(checkpoint 1 of 4)</span></p>\n"
+      "<p>Guess the sum.</p>\n"
+      "<div class=\"checkpoint-entry\" data-entry=\"predict\"></div>\n"
+      "<details class=\"answer checkpoint-answer\"><summary>The demo's "
+      "answer</summary>\n");
+  has("data-checkpoint=\"experiment\"");
+  has("<span data-when=\"mask-off\">mask off</span>");
+  has("(checkpoint 3 of 4)</span></p>\n<p>Write it.</p>\n"
+      "<p class=\"exercise-tests\">Run its tests: <code>ctest -L ch01</code>"
+      "</p>\n<div class=\"checkpoint-entry\" data-entry=\"implement\">");
+  has("<summary>A model answer</summary>\n<p>Because.</p>\n</details>");
+  // No form control is in the page itself: without JavaScript it is text.
+  CHECK(html.find("<textarea") == std::string::npos);
+  CHECK(html.find("type=\"checkbox\"") == std::string::npos);
+}

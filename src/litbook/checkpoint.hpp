@@ -1,0 +1,37 @@
+// The learner's four checkpoints (predict, experiment, implement,
+// explain): how a chapter writes them and what check requires of them.
+// Extract calls read_checkpoint on every div and check_checkpoints once
+// the chapter is walked; render asks checkpoint_kind which block it has.
+#pragma once
+
+#include <string>
+
+#include "chapter.hpp"
+
+namespace litbook {
+
+class HtmlWriter;
+
+/// The checkpoint a div declares: "predict" (a `prediction` holding an
+/// `answer`), "experiment", "implement" or "explain"; empty for any other.
+std::string checkpoint_kind(const Json& attr, const Json& content);
+
+/// Validates one div's checkpoint, if it is one, and records it in
+/// ch.checkpoints.
+void read_checkpoint(Chapter& ch, Diagnostics& diags, const Json& attr,
+                     const Json& content, int line);
+
+/// A chapter that declares any checkpoint must declare all four.
+void check_checkpoints(const Chapter& ch, Diagnostics& diags);
+
+/// The HTML of a checkpoint div. The page reads as plain text without
+/// JavaScript (the question, the steps, the answer collapsed); book.js's
+/// progress code adds the fields and boxes into the empty entry slots.
+std::string checkpoint_html(HtmlWriter& w, const std::string& kind,
+                            const Json& attr, const Json& content);
+
+/// The words a workbench reports and an experiment step may wait for
+/// (`[Turn the mask off.]{when=mask-off}`).
+bool is_workbench_event(const std::string& name);
+
+}  // namespace litbook

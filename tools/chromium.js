@@ -55,4 +55,25 @@ async function launch(options = {}) {
   return { context, close };
 }
 
-module.exports = { launch, CHROMIUM, ARGS };
+/**
+ * Opens `href` in a new tab of `context` at `viewport` (and, if given,
+ * colour `scheme`), recording every console error, warning and assert,
+ * page error and failed request in `messages`, during the load and after.
+ */
+async function openPage(context, href, { viewport, scheme } = {}) {
+  const page = await context.newPage();
+  if (viewport) await page.setViewportSize(viewport);
+  if (scheme) await page.emulateMedia({ colorScheme: scheme });
+  const messages = [];
+  page.on("console", (m) => {
+    if (["error", "warning", "assert"].includes(m.type())) {
+      messages.push(`console ${m.type()}: ${m.text()}`);
+    }
+  });
+  page.on("pageerror", (e) => messages.push(`page error: ${e.message}`));
+  page.on("requestfailed", (r) => messages.push(`failed to load ${r.url()}: ${r.failure()?.errorText}`));
+  await page.goto(href, { waitUntil: "load" });
+  return { page, messages };
+}
+
+module.exports = { launch, openPage, CHROMIUM, ARGS };

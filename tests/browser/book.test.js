@@ -12,7 +12,7 @@ const assert = require("node:assert/strict");
 const fs = require("fs");
 const path = require("path");
 const { pathToFileURL, fileURLToPath } = require("url");
-const { launch } = require("../../tools/chromium.js");
+const { launch, openPage } = require("../../tools/chromium.js");
 
 const root = path.resolve(__dirname, "..", "..");
 const bookDir = fs.realpathSync(path.resolve(process.argv[2] || path.join(root, "build", "book")));
@@ -38,18 +38,7 @@ const seen = new Map(); // page file -> { ids, links, title, headings, bodyText 
 // Opens `file` in a new tab and records every console message, page error
 // and failed request while it loads and runs its scripts.
 async function open(file, { viewport = DESKTOP } = {}) {
-  const page = await browser.context.newPage();
-  await page.setViewportSize(viewport);
-  const messages = [];
-  page.on("console", (m) => {
-    if (["error", "warning", "assert"].includes(m.type())) {
-      messages.push(`console ${m.type()}: ${m.text()}`);
-    }
-  });
-  page.on("pageerror", (e) => messages.push(`page error: ${e.message}`));
-  page.on("requestfailed", (r) => messages.push(`failed to load ${r.url()}: ${r.failure()?.errorText}`));
-  await page.goto(url(file), { waitUntil: "load" });
-  return { page, messages };
+  return openPage(browser.context, url(file), { viewport });
 }
 
 test.before(async () => {

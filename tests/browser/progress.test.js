@@ -19,7 +19,7 @@ const fs = require("fs");
 const os = require("os");
 const path = require("path");
 const { pathToFileURL } = require("url");
-const { launch } = require("../../tools/chromium.js");
+const { launch, openPage } = require("../../tools/chromium.js");
 
 const root = path.resolve(__dirname, "..", "..");
 const bookDir = fs.realpathSync(path.resolve(process.argv[2] || path.join(root, "build", "book")));
@@ -36,16 +36,7 @@ const hasWorkbench = fs.readFileSync(path.join(bookDir, STEM + ".html"), "utf8")
 let browser;
 
 async function open(context, file, { viewport = DESKTOP, scheme = "light" } = {}) {
-  const page = await context.newPage();
-  await page.setViewportSize(viewport);
-  await page.emulateMedia({ colorScheme: scheme });
-  const messages = [];
-  page.on("console", (m) => {
-    if (["error", "warning", "assert"].includes(m.type())) messages.push(`console ${m.type()}: ${m.text()}`);
-  });
-  page.on("pageerror", (e) => messages.push(`page error: ${e.message}`));
-  await page.goto(url(file), { waitUntil: "load" });
-  return { page, messages };
+  return openPage(context, url(file), { viewport, scheme });
 }
 
 // What the chapter's checkpoints hold: texts, ticks, and which are done.

@@ -21,7 +21,7 @@ const assert = require("node:assert/strict");
 const fs = require("fs");
 const path = require("path");
 const { pathToFileURL } = require("url");
-const { launch } = require("../../tools/chromium.js");
+const { launch, openPage } = require("../../tools/chromium.js");
 
 const root = path.resolve(__dirname, "..", "..");
 const bookDir = fs.realpathSync(path.resolve(process.argv[2] || path.join(root, "build", "book")));
@@ -39,16 +39,8 @@ const chapter = fs
 let browser;
 
 async function open({ viewport = DESKTOP, scheme = "light" } = {}) {
-  const page = await browser.context.newPage();
-  await page.setViewportSize(viewport);
-  await page.emulateMedia({ colorScheme: scheme });
-  const messages = [];
-  page.on("console", (m) => {
-    if (["error", "warning", "assert"].includes(m.type())) messages.push(`console ${m.type()}: ${m.text()}`);
-  });
-  page.on("pageerror", (e) => messages.push(`page error: ${e.message}`));
-  page.on("requestfailed", (r) => messages.push(`failed to load ${r.url()}: ${r.failure()?.errorText}`));
-  await page.goto(pathToFileURL(path.join(bookDir, chapter)).href, { waitUntil: "load" });
+  const { page, messages } = await openPage(browser.context, pathToFileURL(path.join(bookDir, chapter)).href,
+                                            { viewport, scheme });
   await page.locator("section.workbench.workbench-ready").waitFor({ timeout: 15000 });
   return { page, messages };
 }

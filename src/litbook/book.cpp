@@ -62,30 +62,30 @@ const Part* Book::part_of(const std::string& stem) const {
   return nullptr;
 }
 
-Book load_book(const fs::path& root) {
-  fs::path yaml_path = root / "book" / "book.yaml";
-  std::string display = display_path(yaml_path);
-  std::string yaml = read_file(yaml_path);
+namespace {
+
+// book.yaml as Pandoc reads front matter: its metadata as JSON.
+Json read_book_yaml(const std::string& yaml, const std::string& display) {
   ProcessOptions opts;
   opts.input = "---\n" + yaml + "\n---\n";
   auto result = run_process({"pandoc", "-f", "markdown", "-t", "json"}, opts);
   if (result.exit_code != 0) {
     throw Failure({display, 0}, "invalid YAML: " + result.err);
   }
-  Json meta = Json::parse(result.out)["meta"];
-  Diagnostics diags;
-  Book book;
-  book.root = root;
-  book.title = meta_string(meta.value("title", Json()));
-  if (book.title.empty()) diags.add({display, 1}, "missing 'title'");
-  if (!meta.contains("parts") || meta["parts"]["t"] != "MetaList") {
-    diags.add({display, 1}, "missing 'parts' (a list of parts)");
-    diags.throw_if_any();
-  }
-  std::map<std::string, int> seen;
-  for (const auto& p : meta["parts"]["c"]) {
+  return Json::parse(result.out)["meta"];
+}
+
+// Reads one part's number, title and chapters into the book.
+struct PartReader {
+  const fs::path& root;
+  const std::string& yaml;
+  const std::string& display;
+  Book& book;
+  Diagnostics& diags;
+  std::map<std::string, int> seen;  ///< stem -> line in book.yaml
+
+  void read(const Json& m) {
     Part part;
-    const Json& m = p["c"];
     std::string number = meta_string(m.value("number", Json()));
     std::from_chars(number.data(), number.data() + number.size(), part.number);
     part.title = meta_string(m.value("title", Json()));
@@ -94,32 +94,38 @@ Book load_book(const fs::path& root) {
                 "every part needs a 'number' and a 'title'");
     }
     if (m.contains("chapters")) {
-      for (const auto& c : m["chapters"]["c"]) {
-        std::string stem = meta_string(c);
-        int line = line_of(yaml, stem, seen.count(stem) ? 2 : 1);
-        if (seen.count(stem)) {
-          diags.add({display, line}, "chapter '" + stem + "' is listed twice");
-          continue;
-        }
-        seen[stem] = line;
-        if (!fs::exists(root / "chapters" / (stem + ".md"))) {
-          diags.add({display, line}, "chapter '" + stem +
-                                         "' is listed but chapters/" + stem +
-                                         ".md does not exist");
-        }
-        if (!book.order.empty() && stem < book.order.back()) {
-          diags.add({display, line}, "chapter '" + stem + "' is listed after '" +
-                                         book.order.back() +
-                                         "'; list chapters in number order");
-        }
-        part.stems.push_back(stem);
-        book.order.push_back(stem);
-      }
+      for (const auto& c : m["chapters"]["c"]) chapter(meta_string(c), part);
     }
     book.parts.push_back(part);
   }
-  // Every chapter file must be in the book. NNr-slug.md is the review page
-  // of the part that chapter NN ends.
+
+  void chapter(const std::string& stem, Part& part) {
+    int line = line_of(yaml, stem, seen.count(stem) ? 2 : 1);
+    if (seen.count(stem)) {
+      diags.add({display, line}, "chapter '" + stem + "' is listed twice");
+      return;
+    }
+    seen[stem] = line;
+    if (!fs::exists(root / "chapters" / (stem + ".md"))) {
+      diags.add({display, line}, "chapter '" + stem +
+                                     "' is listed but chapters/" + stem +
+                                     ".md does not exist");
+    }
+    if (!book.order.empty() && stem < book.order.back()) {
+      diags.add({display, line}, "chapter '" + stem + "' is listed after '" +
+                                     book.order.back() +
+                                     "'; list chapters in number order");
+    }
+    part.stems.push_back(stem);
+    book.order.push_back(stem);
+  }
+};
+
+// Every chapter file must be in the book. NNr-slug.md is the review page
+// of the part that chapter NN ends.
+void check_all_listed(const fs::path& root,
+                      const std::map<std::string, int>& seen,
+                      Diagnostics& diags) {
   static const std::regex chapter_name(R"(^[0-9][0-9]r?-[a-z0-9-]+\.md$)");
   std::vector<std::string> files;
   for (const auto& entry : fs::directory_iterator(root / "chapters")) {
@@ -134,6 +140,27 @@ Book load_book(const fs::path& root) {
                 "chapter is not listed in book/book.yaml");
     }
   }
+}
+
+}  // namespace
+
+Book load_book(const fs::path& root) {
+  fs::path yaml_path = root / "book" / "book.yaml";
+  std::string display = display_path(yaml_path);
+  std::string yaml = read_file(yaml_path);
+  Json meta = read_book_yaml(yaml, display);
+  Diagnostics diags;
+  Book book;
+  book.root = root;
+  book.title = meta_string(meta.value("title", Json()));
+  if (book.title.empty()) diags.add({display, 1}, "missing 'title'");
+  if (!meta.contains("parts") || meta["parts"]["t"] != "MetaList") {
+    diags.add({display, 1}, "missing 'parts' (a list of parts)");
+    diags.throw_if_any();
+  }
+  PartReader parts{root, yaml, display, book, diags, {}};
+  for (const auto& p : meta["parts"]["c"]) parts.read(p["c"]);
+  check_all_listed(root, parts.seen, diags);
   diags.throw_if_any();
   return book;
 }

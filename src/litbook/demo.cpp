@@ -135,76 +135,95 @@ std::string first_line_difference(const std::string& a, const std::string& b) {
   return "the bytes differ";
 }
 
+// Runs after the first must print and publish the same as the first.
+void check_runs_agree(const DemoOptions& o, const std::vector<Run>& runs) {
+  std::string name = o.exe.filename().string();
+  for (std::size_t i = 1; o.quick && i < runs.size(); ++i) {
+    check_quick_trace(o, runs[0], runs[i]);
+  }
+  for (std::size_t i = 1; !o.quick && i < runs.size(); ++i) {
+    if (runs[i].process.out != runs[0].process.out) {
+      throw Failure(o.chapter,
+                    "demo " + name + " is not deterministic: two runs printed "
+                    "different output, " +
+                        first_line_difference(runs[0].process.out,
+                                              runs[i].process.out));
+    }
+    if (runs[i].files != runs[0].files) {
+      throw Failure(o.chapter, "demo " + name + " is not deterministic: two "
+                               "runs published different values, tables or "
+                               "figures");
+    }
+  }
+}
+
+// The output directory of one run: stdout, values, tables, figures,
+// artifacts and trace.
+void write_outputs(const DemoOptions& o, const Run& run, const fs::path& dir) {
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  write_atomic(dir / "stdout.txt", run.process.out);
+  std::string jsonl;
+  for (const auto& [file, bytes] : run.files) {
+    if (file == "values.jsonl") {
+      jsonl = bytes;
+    } else if (file.rfind("tables/", 0) == 0 ||
+               file.rfind("figures/", 0) == 0 ||
+               file.rfind("artifacts/", 0) == 0 || file == "trace.txt") {
+      write_atomic(dir / file, bytes);
+    }
+  }
+  write_atomic(dir / "values.json",
+               collect_values(jsonl, o.chapter).dump(1) + "\n");
+}
+
+// Puts `fresh` in the place of `base` unless its contents are the same.
+// The digest changes only when an output does, so the steps after this
+// one (check, render) rerun only then.
+void replace_if_changed(const fs::path& base, const fs::path& fresh,
+                        const std::string& suffix) {
+  std::string all;
+  for (const auto& [file, bytes] : tree_bytes(fresh)) {
+    all += file + '\0' + hash_hex(bytes) + '\n';
+  }
+  fs::path digest = base.string() + ".digest";
+  std::string old_digest = read_file_if_exists(digest).value_or("");
+  if (old_digest == all && fs::exists(base)) {
+    fs::remove_all(fresh);
+    return;
+  }
+  fs::path old = base.string() + suffix + "-old";
+  if (fs::exists(base)) fs::rename(base, old);
+  fs::rename(fresh, base);
+  fs::remove_all(old);
+  write_atomic(digest, all);
+}
+
 }  // namespace
 
 void run_demo(const DemoOptions& o) {
   std::string suffix = ".run-" + std::to_string(::getpid());
   fs::path base = o.out;
-  std::vector<Run> runs;
   std::vector<fs::path> dirs;
+  auto clean = [&dirs] {
+    for (const auto& d : dirs) fs::remove_all(d);
+  };
   try {
+    std::vector<Run> runs;
     for (int i = 0; i < o.runs; ++i) {
       dirs.push_back(base.string() + suffix + "-" + std::to_string(i));
       runs.push_back(run_once(o, dirs.back(), o.quick && i > 0));
     }
-    std::string name = o.exe.filename().string();
-    for (std::size_t i = 1; o.quick && i < runs.size(); ++i) {
-      check_quick_trace(o, runs[0], runs[i]);
-    }
-    for (std::size_t i = 1; !o.quick && i < runs.size(); ++i) {
-      if (runs[i].process.out != runs[0].process.out) {
-        throw Failure(o.chapter,
-                      "demo " + name + " is not deterministic: two runs printed "
-                      "different output, " +
-                          first_line_difference(runs[0].process.out,
-                                                runs[i].process.out));
-      }
-      if (runs[i].files != runs[0].files) {
-        throw Failure(o.chapter, "demo " + name + " is not deterministic: two "
-                                 "runs published different values, tables or "
-                                 "figures");
-      }
-    }
+    check_runs_agree(o, runs);
     // Assemble the final directory next to the old one, then swap.
     fs::path fresh = base.string() + suffix + "-final";
-    fs::remove_all(fresh);
-    fs::create_directories(fresh);
-    write_atomic(fresh / "stdout.txt", runs[0].process.out);
-    std::string jsonl;
-    for (const auto& [file, bytes] : runs[0].files) {
-      if (file == "values.jsonl") {
-        jsonl = bytes;
-      } else if (file.rfind("tables/", 0) == 0 ||
-                 file.rfind("figures/", 0) == 0 ||
-                 file.rfind("artifacts/", 0) == 0 || file == "trace.txt") {
-        write_atomic(fresh / file, bytes);
-      }
-    }
-    write_atomic(fresh / "values.json",
-                 collect_values(jsonl, o.chapter).dump(1) + "\n");
-    // The digest changes only when an output does, so the steps after
-    // this one (check, render) rerun only then.
-    std::string all;
-    for (const auto& [file, bytes] : tree_bytes(fresh)) {
-      all += file + '\0' + hash_hex(bytes) + '\n';
-    }
-    fs::path digest = base.string() + ".digest";
-    std::string old_digest = read_file_if_exists(digest).value_or("");
-    if (old_digest == all && fs::exists(base)) {
-      fs::remove_all(fresh);
-      for (const auto& d : dirs) fs::remove_all(d);
-      return;
-    }
-    fs::path old = base.string() + suffix + "-old";
-    if (fs::exists(base)) fs::rename(base, old);
-    fs::rename(fresh, base);
-    fs::remove_all(old);
-    write_atomic(digest, all);
+    write_outputs(o, runs[0], fresh);
+    replace_if_changed(base, fresh, suffix);
   } catch (...) {
-    for (const auto& d : dirs) fs::remove_all(d);
+    clean();
     throw;
   }
-  for (const auto& d : dirs) fs::remove_all(d);
+  clean();
 }
 
 }  // namespace litbook

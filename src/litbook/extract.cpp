@@ -113,25 +113,7 @@ struct Walker {
     int line = attr_line(attr);
     std::string code = node["c"][1].get<std::string>();
     if (attr_has_class(attr, "output")) {
-      check_keys(attr, {}, "an output block");
-      if (ch.output) {
-        diags.add(ch.at(line), "a second output block (the first is at line " +
-                                   std::to_string(ch.output->open_line) +
-                                   "); a chapter has at most one");
-        return;
-      }
-      auto range = parse_data_pos(attr_get(attr, "data-pos").value_or(""));
-      if (!range || range->line < 1 || range->col < 1) {
-        diags.add(ch.at(line), "output block without a source position");
-        return;
-      }
-      OutputBlock out;
-      out.text = code;
-      out.open_line = range->line;
-      out.close_line =
-          range->end_col == 1 ? range->end_line - 1 : range->end_line;
-      out.indent = std::string(static_cast<std::size_t>(range->col - 1), ' ');
-      ch.output = out;
+      output_block(attr, line, code);
       return;
     }
     auto file = attr_get(attr, "file");
@@ -153,23 +135,51 @@ struct Walker {
     r.file = file.value_or("");
     r.fill = fill.value_or("");
     r.revise = revise.value_or("");
-    int targets = !r.file.empty() + !r.fill.empty() + !r.revise.empty();
-    if (targets != 1) {
-      diags.add(ch.at(line), "a code region needs exactly one of file=, fill= "
-                             "or revise=");
-      return;
-    }
-    if (r.revise.empty() && r.name.empty()) {
-      diags.add(ch.at(line), "a code region needs a region= name");
-      return;
-    }
-    if (!r.name.empty() && !is_valid_name(r.name)) {
-      diags.add(ch.at(line), "invalid region name '" + r.name +
-                                 "' (use a-z, 0-9 and -)");
-      return;
-    }
+    if (!valid_region(r)) return;
     if (r.name.empty()) r.name = r.revise;  // a revision keeps the name
     ch.regions.push_back(std::move(r));
+  }
+
+  // The chapter's one output block, with the lines it spans.
+  void output_block(const Json& attr, int line, const std::string& code) {
+    check_keys(attr, {}, "an output block");
+    if (ch.output) {
+      diags.add(ch.at(line), "a second output block (the first is at line " +
+                                 std::to_string(ch.output->open_line) +
+                                 "); a chapter has at most one");
+      return;
+    }
+    auto range = parse_data_pos(attr_get(attr, "data-pos").value_or(""));
+    if (!range || range->line < 1 || range->col < 1) {
+      diags.add(ch.at(line), "output block without a source position");
+      return;
+    }
+    OutputBlock out;
+    out.text = code;
+    out.open_line = range->line;
+    out.close_line = range->end_col == 1 ? range->end_line - 1 : range->end_line;
+    out.indent = std::string(static_cast<std::size_t>(range->col - 1), ' ');
+    ch.output = out;
+  }
+
+  // One target (file=, fill= or revise=) and a valid name.
+  bool valid_region(const Region& r) {
+    int targets = !r.file.empty() + !r.fill.empty() + !r.revise.empty();
+    if (targets != 1) {
+      diags.add(ch.at(r.line), "a code region needs exactly one of file=, "
+                               "fill= or revise=");
+      return false;
+    }
+    if (r.revise.empty() && r.name.empty()) {
+      diags.add(ch.at(r.line), "a code region needs a region= name");
+      return false;
+    }
+    if (!r.name.empty() && !is_valid_name(r.name)) {
+      diags.add(ch.at(r.line), "invalid region name '" + r.name +
+                                   "' (use a-z, 0-9 and -)");
+      return false;
+    }
+    return true;
   }
 
   // How many items of a kind ("Figure") the chapter has numbered so far.

@@ -382,50 +382,105 @@ std::string number_caption(const std::string& caption, const Numbered& n) {
 
 }  // namespace
 
+// A table the demo published; the div's content, if any, replaces the
+// demo's caption.
+std::string HtmlWriter::table_div(const std::string& name, const Json& content) {
+  std::string html = ctx_.table(name);
+  const Numbered* n = next_numbered();
+  if (!content.empty()) {
+    auto open = html.find("<caption>");
+    auto close = html.find("</caption>");
+    std::string caption = blocks(content);
+    if (caption.rfind("<p>", 0) == 0) {
+      caption = caption.substr(3, caption.rfind("</p>") - 3);
+    }
+    if (open != std::string::npos && close != std::string::npos) {
+      html.replace(open + 9, close - open - 9, caption);
+    }
+  }
+  if (auto open = html.find("<caption>"); n && open != std::string::npos) {
+    html.insert(open + 9, item_number(*n));
+  }
+  return "<figure class=\"book-table\" id=\"table-" + escape_html(name) +
+         "\">" + html + "</figure>\n";
+}
+
+// A figure the demo drew, under the div's caption.
+std::string HtmlWriter::figure_div(const std::string& name, const Json& content) {
+  const Numbered* n = next_numbered();
+  std::string caption = blocks(content);
+  if (n) caption = number_caption(caption, *n);
+  return "<figure class=\"book-figure\" id=\"figure-" + escape_html(name) +
+         "\">" + ctx_.figure(name) + "<figcaption>" + caption +
+         "</figcaption></figure>\n";
+}
+
+// A Markdown table the author wrote, with a caption from the attribute.
+std::string HtmlWriter::caption_div(const std::string& caption,
+                                    const Json& content) {
+  const Numbered* n = next_numbered();
+  std::string html = blocks(content);
+  auto open = html.find("<table>");
+  if (open != std::string::npos) {
+    html.insert(open + 7, "\n<caption>" + (n ? item_number(*n) : "") +
+                              escape_html(caption) + "</caption>");
+  }
+  if (n && !n->anchor.empty()) {
+    return "<div id=\"" + escape_html(n->anchor) + "\">" + html + "</div>\n";
+  }
+  return html;
+}
+
+// The attention workbench (book/workbench/, built by
+// cmake/Workbench.cmake into the site's workbench/ directory): the
+// div's content introduces it; workbench.js fills the container.
+std::string HtmlWriter::workbench_div(const Json& attr, const Json& content) {
+  const std::string dir = "workbench/";
+  Json own = attr;
+  if (own[0].get<std::string>().empty()) own[0] = "workbench";
+  return "<link rel=\"stylesheet\" href=\"" + dir + "workbench.css\">\n" +
+         "<section" + attrs(own) + " aria-label=\"Workbench\">\n" +
+         blocks(content) +
+         "<div class=\"workbench-app\"><p class=\"workbench-status\" "
+         "role=\"status\">The workbench needs JavaScript and "
+         "WebAssembly.</p></div>\n</section>\n" +
+         "<script src=\"" + dir + "attention.js\" defer></script>\n" +
+         "<script src=\"" + dir + "workbench.js\" defer></script>\n";
+}
+
+// A numbered exercise: its text, its test command, its answer collapsed.
+std::string HtmlWriter::exercise_div(const Json& attr, const Json& content) {
+  const Numbered* n = next_numbered();
+  std::string title = attr_get(attr, "title").value_or("");
+  std::string tests = attr_get(attr, "tests").value_or("");
+  std::string body, answer;
+  for (const auto& b : content) {
+    if (b["t"] == "Div" && attr_has_class(b["c"][0], "answer")) {
+      answer += blocks(b["c"][1]);
+    } else {
+      body += block(b);
+    }
+  }
+  std::string out =
+      "<section class=\"exercise\"" +
+      (n ? " id=\"" + escape_html(n->anchor) + "\"" : std::string()) +
+      "><h3>" + (n ? escape_html(n->label) : std::string("Exercise")) +
+      (title.empty() ? "" : ": " + escape_html(title)) + "</h3>\n" + body;
+  if (!tests.empty()) {
+    out += "<p class=\"exercise-tests\">Run its tests: <code>" +
+           escape_html(tests) + "</code></p>\n";
+  }
+  return out + "<details class=\"answer\"><summary>Answer</summary>\n" +
+         answer + "</details></section>\n";
+}
+
 std::string HtmlWriter::div(const Json& node) {
   const Json& attr = node["c"][0];
   const Json& content = node["c"][1];
-  if (auto name = attr_get(attr, "table")) {
-    std::string html = ctx_.table(*name);
-    const Numbered* n = next_numbered();
-    if (!content.empty()) {
-      // The div's content replaces the demo's caption.
-      auto open = html.find("<caption>");
-      auto close = html.find("</caption>");
-      std::string caption = blocks(content);
-      if (caption.rfind("<p>", 0) == 0) {
-        caption = caption.substr(3, caption.rfind("</p>") - 3);
-      }
-      if (open != std::string::npos && close != std::string::npos) {
-        html.replace(open + 9, close - open - 9, caption);
-      }
-    }
-    if (auto open = html.find("<caption>"); n && open != std::string::npos) {
-      html.insert(open + 9, item_number(*n));
-    }
-    return "<figure class=\"book-table\" id=\"table-" + escape_html(*name) +
-           "\">" + html + "</figure>\n";
-  }
-  if (auto name = attr_get(attr, "figure")) {
-    const Numbered* n = next_numbered();
-    std::string caption = blocks(content);
-    if (n) caption = number_caption(caption, *n);
-    return "<figure class=\"book-figure\" id=\"figure-" + escape_html(*name) +
-           "\">" + ctx_.figure(*name) + "<figcaption>" + caption +
-           "</figcaption></figure>\n";
-  }
+  if (auto name = attr_get(attr, "table")) return table_div(*name, content);
+  if (auto name = attr_get(attr, "figure")) return figure_div(*name, content);
   if (auto caption = attr_get(attr, "caption")) {
-    const Numbered* n = next_numbered();
-    std::string html = blocks(content);
-    auto open = html.find("<table>");
-    if (open != std::string::npos) {
-      html.insert(open + 7, "\n<caption>" + (n ? item_number(*n) : "") +
-                                escape_html(*caption) + "</caption>");
-    }
-    if (n && !n->anchor.empty()) {
-      return "<div id=\"" + escape_html(n->anchor) + "\">" + html + "</div>\n";
-    }
-    return html;
+    return caption_div(*caption, content);
   }
   if (auto kind = checkpoint_kind(attr, content); !kind.empty()) {
     return checkpoint_html(*this, kind, attr, content);
@@ -438,46 +493,8 @@ std::string HtmlWriter::div(const Json& node) {
              "</p>\n" + blocks(content) + "</div>\n";
     }
   }
-  if (attr_has_class(attr, "workbench")) {
-    // The attention workbench (book/workbench/, built by
-    // cmake/Workbench.cmake into the site's workbench/ directory): the
-    // div's content introduces it; workbench.js fills the container.
-    const std::string dir = "workbench/";
-    Json own = attr;
-    if (own[0].get<std::string>().empty()) own[0] = "workbench";
-    return "<link rel=\"stylesheet\" href=\"" + dir + "workbench.css\">\n" +
-           "<section" + attrs(own) + " aria-label=\"Workbench\">\n" +
-           blocks(content) +
-           "<div class=\"workbench-app\"><p class=\"workbench-status\" "
-           "role=\"status\">The workbench needs JavaScript and "
-           "WebAssembly.</p></div>\n</section>\n" +
-           "<script src=\"" + dir + "attention.js\" defer></script>\n" +
-           "<script src=\"" + dir + "workbench.js\" defer></script>\n";
-  }
-  if (attr_has_class(attr, "exercise")) {
-    const Numbered* n = next_numbered();
-    std::string title = attr_get(attr, "title").value_or("");
-    std::string tests = attr_get(attr, "tests").value_or("");
-    std::string body, answer;
-    for (const auto& b : content) {
-      if (b["t"] == "Div" && attr_has_class(b["c"][0], "answer")) {
-        answer += blocks(b["c"][1]);
-      } else {
-        body += block(b);
-      }
-    }
-    std::string out =
-        "<section class=\"exercise\"" +
-        (n ? " id=\"" + escape_html(n->anchor) + "\"" : std::string()) +
-        "><h3>" + (n ? escape_html(n->label) : std::string("Exercise")) +
-        (title.empty() ? "" : ": " + escape_html(title)) + "</h3>\n" + body;
-    if (!tests.empty()) {
-      out += "<p class=\"exercise-tests\">Run its tests: <code>" +
-             escape_html(tests) + "</code></p>\n";
-    }
-    return out + "<details class=\"answer\"><summary>Answer</summary>\n" +
-           answer + "</details></section>\n";
-  }
+  if (attr_has_class(attr, "workbench")) return workbench_div(attr, content);
+  if (attr_has_class(attr, "exercise")) return exercise_div(attr, content);
   return "<div" + attrs(attr) + ">\n" + blocks(content) + "</div>\n";
 }
 
@@ -585,83 +602,101 @@ struct TemplateParser {
     throw Failure({name, line}, "template: " + what);
   }
 
-  // Renders until one of the stop directives; returns the one found.
+  // Renders until one of the stop directives; returns the one found
+  // (empty at the end of the template).
   std::string render(const TemplateVars& vars, std::string& out, bool emit,
                      std::initializer_list<std::string_view> stops) {
     while (pos < src.size()) {
-      std::size_t d = src.find('$', pos);
-      if (d == std::string::npos) {
-        if (emit) out.append(src, pos, std::string::npos);
-        pos = src.size();
-        break;
-      }
-      if (emit) out.append(src, pos, d - pos);
-      if (d + 1 < src.size() && src[d + 1] == '$') {
-        if (emit) out += '$';
-        pos = d + 2;
-        continue;
-      }
-      if (src.compare(d, 3, "$--") == 0) {  // comment to end of line
-        std::size_t nl = src.find('\n', d);
-        pos = nl == std::string::npos ? src.size() : nl + 1;
-        continue;
-      }
-      std::size_t end = src.find('$', d + 1);
-      if (end == std::string::npos) fail("unterminated '$'");
-      std::string directive = src.substr(d + 1, end - d - 1);
-      pos = end + 1;
+      auto directive = next_directive(out, emit);
+      if (!directive) continue;
       for (auto stop : stops) {
-        if (directive == stop) return directive;
+        if (*directive == stop) return *directive;
       }
-      if (directive.rfind("if(", 0) == 0 || directive.rfind("for(", 0) == 0) {
-        bool is_if = directive[0] == 'i';
-        std::string var = directive.substr(is_if ? 3 : 4);
-        if (var.empty() || var.back() != ')') fail("bad directive $" + directive + "$");
-        var.pop_back();
-        auto it = vars.find(var);
-        bool truthy = it != vars.end() &&
-                      (it->second.is_list ? !it->second.list.empty()
-                                          : !it->second.text.empty());
-        if (is_if) {
-          std::string stop = render(vars, out, emit && truthy,
-                                    {"else", "endif"});
-          if (stop == "else") {
-            stop = render(vars, out, emit && !truthy, {"endif"});
-          }
-          if (stop != "endif") fail("$if(" + var + ")$ without $endif$");
-        } else {
-          std::size_t body = pos;
-          std::vector<std::string> items;
-          if (it != vars.end()) {
-            items = it->second.is_list ? it->second.list
-                                       : std::vector<std::string>{it->second.text};
-            if (!it->second.is_list && it->second.text.empty()) items.clear();
-          }
-          std::string stop;
-          if (items.empty() || !emit) {
-            stop = render(vars, out, false, {"endfor"});
-          }
-          for (const auto& item : items) {
-            if (!emit) break;
-            pos = body;
-            TemplateVars inner = vars;
-            inner[var] = TemplateValue{item, {}, false};
-            stop = render(inner, out, true, {"endfor"});
-          }
-          if (stop != "endfor") fail("$for(" + var + ")$ without $endfor$");
-        }
-        continue;
-      }
-      if (directive == "else" || directive == "endif" || directive == "endfor") {
-        fail("unexpected $" + directive + "$");
-      }
-      auto it = vars.find(directive);
-      if (emit && it != vars.end() && !it->second.is_list) {
+      if (directive->rfind("if(", 0) == 0) {
+        if_block(loop_variable(*directive, 3), vars, out, emit);
+      } else if (directive->rfind("for(", 0) == 0) {
+        for_block(loop_variable(*directive, 4), vars, out, emit);
+      } else if (*directive == "else" || *directive == "endif" ||
+                 *directive == "endfor") {
+        fail("unexpected $" + *directive + "$");
+      } else if (auto it = vars.find(*directive);
+                 emit && it != vars.end() && !it->second.is_list) {
         out += it->second.text;
       }
     }
-    if (stops.size() > 0) return {};
     return {};
+  }
+
+ private:
+  // Copies text up to the next directive and returns the directive, or
+  // nothing after "$$", a "$--" comment, or the end of the template.
+  std::optional<std::string> next_directive(std::string& out, bool emit) {
+    std::size_t d = src.find('$', pos);
+    if (d == std::string::npos) {
+      if (emit) out.append(src, pos, std::string::npos);
+      pos = src.size();
+      return std::nullopt;
+    }
+    if (emit) out.append(src, pos, d - pos);
+    if (d + 1 < src.size() && src[d + 1] == '$') {
+      if (emit) out += '$';
+      pos = d + 2;
+      return std::nullopt;
+    }
+    if (src.compare(d, 3, "$--") == 0) {  // comment to end of line
+      std::size_t nl = src.find('\n', d);
+      pos = nl == std::string::npos ? src.size() : nl + 1;
+      return std::nullopt;
+    }
+    std::size_t end = src.find('$', d + 1);
+    if (end == std::string::npos) fail("unterminated '$'");
+    pos = end + 1;
+    return src.substr(d + 1, end - d - 1);
+  }
+
+  // "if(v)" or "for(v)" -> "v".
+  std::string loop_variable(const std::string& directive, std::size_t open) {
+    std::string var = directive.substr(open);
+    if (var.empty() || var.back() != ')') fail("bad directive $" + directive + "$");
+    var.pop_back();
+    return var;
+  }
+
+  // A list is true when it has items; text when it is not empty.
+  static bool truthy(const TemplateVars& vars, const std::string& var) {
+    auto it = vars.find(var);
+    return it != vars.end() && (it->second.is_list ? !it->second.list.empty()
+                                                   : !it->second.text.empty());
+  }
+
+  void if_block(const std::string& var, const TemplateVars& vars,
+                std::string& out, bool emit) {
+    bool yes = truthy(vars, var);
+    std::string stop = render(vars, out, emit && yes, {"else", "endif"});
+    if (stop == "else") stop = render(vars, out, emit && !yes, {"endif"});
+    if (stop != "endif") fail("$if(" + var + ")$ without $endif$");
+  }
+
+  // The body once per item (text counts as one item), with the variable
+  // bound to the item; skipped once, without output, when there is none.
+  void for_block(const std::string& var, const TemplateVars& vars,
+                 std::string& out, bool emit) {
+    std::vector<std::string> items;
+    if (truthy(vars, var)) {
+      const auto& v = vars.at(var);
+      items = v.is_list ? v.list : std::vector<std::string>{v.text};
+    }
+    std::size_t body = pos;
+    std::string stop;
+    if (items.empty() || !emit) stop = render(vars, out, false, {"endfor"});
+    for (const auto& item : items) {
+      if (!emit) break;
+      pos = body;
+      TemplateVars inner = vars;
+      inner[var] = TemplateValue{item, {}, false};
+      stop = render(inner, out, true, {"endfor"});
+    }
+    if (stop != "endfor") fail("$for(" + var + ")$ without $endfor$");
   }
 };
 
@@ -671,8 +706,7 @@ std::string apply_template(const std::string& tmpl, const TemplateVars& vars,
                            const std::string& template_name) {
   TemplateParser p{tmpl, template_name};
   std::string out;
-  std::string stop = p.render(vars, out, true, {});
-  (void)stop;
+  p.render(vars, out, true, {});
   return out;
 }
 

@@ -51,6 +51,11 @@ private:
   std::string listing(const Json& attr, const std::string& code);
   std::string api_links(const Json& facts) const;
   std::string div(const Json& node);
+  std::string table_div(const std::string& name, const Json& content);
+  std::string figure_div(const std::string& name, const Json& content);
+  std::string caption_div(const std::string& caption, const Json& content);
+  std::string workbench_div(const Json& attr, const Json& content);
+  std::string exercise_div(const Json& attr, const Json& content);
   std::string table(const Json& node);
   std::string link(const Json& node);
   std::string span(const Json& node);

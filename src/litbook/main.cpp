@@ -65,118 +65,140 @@ struct CommandSpec {
   std::vector<std::string> flags;
 };
 
-const std::map<std::string, CommandSpec>& specs() {
-  static const std::map<std::string, CommandSpec> s = {
-      {"tangle",
-       {"usage: litbook tangle [--check] [--upto CHAPTER] [--out DIR] [--force]\n"
-        "\n"
-        "Writes every code region into snippets/ (or DIR), in book order,\n"
-        "rewriting only files whose bytes change. --upto tangles chapters up\n"
-        "to CHAPTER (an id, a stem or a number) for a snapshot. --check\n"
-        "writes nothing and fails when snippets/ differs from the chapters.\n"
-        "A generated file edited by hand is never overwritten unless --force.\n"
-        "Build options: --model-dir DIR (parsed chapters), --listings DIR\n"
-        "(listing facts for render), --stamp FILE.\n",
-        {"upto", "out", "model-dir", "listings", "stamp", "root"},
-        {"check", "force"}}},
-      {"compile",
-       {"usage: litbook compile --lines FILE -- COMPILER ARGS...\n"
-        "\n"
-        "Runs the compiler (the build uses it as the compiler launcher of the\n"
-        "tangled code). Its output passes through unchanged; after each\n"
-        "diagnostic about a line of snippets/ that a chapter wrote, a line\n"
-        "chapters/NN-slug.md:LINE: (snippets/FILE:N) names that chapter line.\n"
-        "FILE is the snippet-lines.json that tangle --listings DIR writes.\n",
-        {"lines", "root"},
-        {}}},
-      {"check",
-       {"usage: litbook check [--update] [CHAPTER.md...]\n"
-        "\n"
-        "Checks every chapter (or the ones given): the output block equals\n"
-        "the demo's stdout, every checked value equals the published value\n"
-        "at the precision written, every table and figure exists, no number\n"
-        "in prose is unbound, and every link resolves. --update rewrites the\n"
-        "output block and the checked values from the program first.\n"
-        "Options: --outputs DIR (default build/out), --model-dir DIR,\n"
-        "--book-index FILE, --stamp FILE.\n",
-        {"outputs", "model-dir", "book-index", "stamp", "root"},
-        {"update"}}},
-      {"render",
-       {"usage: litbook render CHAPTER.md... | --landing | --assets\n"
-        "\n"
-        "Writes site/NN-slug.html for each chapter, the landing page, or the\n"
-        "frame's assets. Options: --site DIR (default build/site), --outputs\n"
-        "DIR (default build/out), --cache DIR (default build/cache),\n"
-        "--model-dir DIR, --book-index FILE, --listings DIR, --api FILE\n"
-        "(written by api-symbols: listings then link the symbols they\n"
-        "define to the API reference).\n",
-        {"site", "outputs", "cache", "model-dir", "book-index", "listings",
-         "api", "root"},
-        {"landing", "assets"}}},
-      {"run-demo",
-       {"usage: litbook run-demo --exe PATH --out DIR --chapter CHAPTER.md\n"
-        "                        [--timeout SECONDS] [--max-output BYTES]\n"
-        "                        [--quick] [--runs N]\n"
-        "\n"
-        "Runs the demo twice (N times with --runs; 1 when another build\n"
-        "has already shown two runs agree); fails if it crashes, times out,\n"
-        "prints too much, or the runs differ. Otherwise replaces DIR atomically\n"
-        "with stdout.txt, values.json, tables/, figures/, artifacts/ and\n"
-        "trace.txt. With --quick (front matter demo.quick) the second run\n"
-        "has BOOK_QUICK=1 and only its trace.txt is compared: it must be a\n"
-        "non-empty prefix of the first run's. With --model-dir, problems\n"
-        "point at the demo's first code region.\n",
-        {"exe", "out", "chapter", "timeout", "max-output", "model-dir", "root",
-         "runs"},
-        {"quick"}}},
-      {"parse",
-       {"usage: litbook parse CHAPTER.md --model-dir DIR\n"
-        "\n"
-        "Parses a chapter with Pandoc once and writes DIR/STEM.json (the\n"
-        "document), DIR/STEM.code.json and DIR/STEM.index.json (each only\n"
-        "when its bytes change, so later steps rerun only when needed).\n",
-        {"model-dir", "root"},
-        {}}},
-      {"book-index",
-       {"usage: litbook book-index --model-dir DIR --out FILE\n"
-        "\n"
-        "Combines book/book.yaml with every chapter's index entry.\n",
-        {"model-dir", "out", "root"},
-        {}}},
-      {"verify-site",
-       {"usage: litbook verify-site DIR\n"
-        "\n"
-        "Checks every HTML page under DIR: each local link and anchor\n"
-        "resolves, and no page holds a KaTeX error.\n",
-        {"root"},
-        {}}},
-      {"search-index",
-       {"usage: litbook search-index --site DIR --out FILE [--book-index FILE]\n"
-        "                            [--cache DIR]\n"
-        "\n"
-        "Reads every chapter's page DIR/NN-slug.html and writes FILE, a script\n"
-        "assigning window.BOOK_SEARCH_INDEX: per chapter its title, URL and\n"
-        "sections (heading, anchor, plain text). Writes only when it changes.\n"
-        "With --cache, only pages changed since the last run are parsed.\n",
-        {"site", "out", "book-index", "cache", "root"},
-        {}}},
-      {"api-symbols",
-       {"usage: litbook api-symbols --xml DIR --out FILE\n"
-        "\n"
-        "Reads Doxygen's XML output (DIR/index.xml and the class, struct and\n"
-        "namespace files) and writes FILE: every public symbol with its page,\n"
-        "anchor and the file and line that declare and define it. Writes\n"
-        "only when the bytes change.\n",
-        {"xml", "out", "root"},
-        {}}},
-      {"publish",
-       {"usage: litbook publish --site DIR --book DIR\n"
-        "\n"
-        "Makes the book directory show the site, atomically: a reader never\n"
-        "sees a half-updated book, and a failed build leaves it as it was.\n",
-        {"site", "book", "root"},
-        {}}},
+// Commands that turn chapters into code and run it.
+std::map<std::string, CommandSpec> code_commands() {
+  return {
+    {"tangle",
+     {"usage: litbook tangle [--check] [--upto CHAPTER] [--out DIR] [--force]\n"
+      "\n"
+      "Writes every code region into snippets/ (or DIR), in book order,\n"
+      "rewriting only files whose bytes change. --upto tangles chapters up\n"
+      "to CHAPTER (an id, a stem or a number) for a snapshot. --check\n"
+      "writes nothing and fails when snippets/ differs from the chapters.\n"
+      "A generated file edited by hand is never overwritten unless --force.\n"
+      "Build options: --model-dir DIR (parsed chapters), --listings DIR\n"
+      "(listing facts for render), --stamp FILE.\n",
+      {"upto", "out", "model-dir", "listings", "stamp", "root"},
+      {"check", "force"}}},
+    {"compile",
+     {"usage: litbook compile --lines FILE -- COMPILER ARGS...\n"
+      "\n"
+      "Runs the compiler (the build uses it as the compiler launcher of the\n"
+      "tangled code). Its output passes through unchanged; after each\n"
+      "diagnostic about a line of snippets/ that a chapter wrote, a line\n"
+      "chapters/NN-slug.md:LINE: (snippets/FILE:N) names that chapter line.\n"
+      "FILE is the snippet-lines.json that tangle --listings DIR writes.\n",
+      {"lines", "root"},
+      {}}},
+    {"run-demo",
+     {"usage: litbook run-demo --exe PATH --out DIR --chapter CHAPTER.md\n"
+      "                        [--timeout SECONDS] [--max-output BYTES]\n"
+      "                        [--quick] [--runs N]\n"
+      "\n"
+      "Runs the demo twice (N times with --runs; 1 when another build\n"
+      "has already shown two runs agree); fails if it crashes, times out,\n"
+      "prints too much, or the runs differ. Otherwise replaces DIR atomically\n"
+      "with stdout.txt, values.json, tables/, figures/, artifacts/ and\n"
+      "trace.txt. With --quick (front matter demo.quick) the second run\n"
+      "has BOOK_QUICK=1 and only its trace.txt is compared: it must be a\n"
+      "non-empty prefix of the first run's. With --model-dir, problems\n"
+      "point at the demo's first code region.\n",
+      {"exe", "out", "chapter", "timeout", "max-output", "model-dir", "root",
+       "runs"},
+      {"quick"}}}
   };
+}
+
+// Commands that check chapters and write and verify pages.
+std::map<std::string, CommandSpec> pages_commands() {
+  return {
+    {"check",
+     {"usage: litbook check [--update] [CHAPTER.md...]\n"
+      "\n"
+      "Checks every chapter (or the ones given): the output block equals\n"
+      "the demo's stdout, every checked value equals the published value\n"
+      "at the precision written, every table and figure exists, no number\n"
+      "in prose is unbound, and every link resolves. --update rewrites the\n"
+      "output block and the checked values from the program first.\n"
+      "Options: --outputs DIR (default build/out), --model-dir DIR,\n"
+      "--book-index FILE, --stamp FILE.\n",
+      {"outputs", "model-dir", "book-index", "stamp", "root"},
+      {"update"}}},
+    {"render",
+     {"usage: litbook render CHAPTER.md... | --landing | --assets\n"
+      "\n"
+      "Writes site/NN-slug.html for each chapter, the landing page, or the\n"
+      "frame's assets. Options: --site DIR (default build/site), --outputs\n"
+      "DIR (default build/out), --cache DIR (default build/cache),\n"
+      "--model-dir DIR, --book-index FILE, --listings DIR, --api FILE\n"
+      "(written by api-symbols: listings then link the symbols they\n"
+      "define to the API reference).\n",
+      {"site", "outputs", "cache", "model-dir", "book-index", "listings",
+       "api", "root"},
+      {"landing", "assets"}}},
+    {"verify-site",
+     {"usage: litbook verify-site DIR\n"
+      "\n"
+      "Checks every HTML page under DIR: each local link and anchor\n"
+      "resolves, and no page holds a KaTeX error.\n",
+      {"root"},
+      {}}}
+  };
+}
+
+// The build's other steps.
+std::map<std::string, CommandSpec> steps_commands() {
+  return {
+    {"parse",
+     {"usage: litbook parse CHAPTER.md --model-dir DIR\n"
+      "\n"
+      "Parses a chapter with Pandoc once and writes DIR/STEM.json (the\n"
+      "document), DIR/STEM.code.json and DIR/STEM.index.json (each only\n"
+      "when its bytes change, so later steps rerun only when needed).\n",
+      {"model-dir", "root"},
+      {}}},
+    {"book-index",
+     {"usage: litbook book-index --model-dir DIR --out FILE\n"
+      "\n"
+      "Combines book/book.yaml with every chapter's index entry.\n",
+      {"model-dir", "out", "root"},
+      {}}},
+    {"search-index",
+     {"usage: litbook search-index --site DIR --out FILE [--book-index FILE]\n"
+      "                            [--cache DIR]\n"
+      "\n"
+      "Reads every chapter's page DIR/NN-slug.html and writes FILE, a script\n"
+      "assigning window.BOOK_SEARCH_INDEX: per chapter its title, URL and\n"
+      "sections (heading, anchor, plain text). Writes only when it changes.\n"
+      "With --cache, only pages changed since the last run are parsed.\n",
+      {"site", "out", "book-index", "cache", "root"},
+      {}}},
+    {"api-symbols",
+     {"usage: litbook api-symbols --xml DIR --out FILE\n"
+      "\n"
+      "Reads Doxygen's XML output (DIR/index.xml and the class, struct and\n"
+      "namespace files) and writes FILE: every public symbol with its page,\n"
+      "anchor and the file and line that declare and define it. Writes\n"
+      "only when the bytes change.\n",
+      {"xml", "out", "root"},
+      {}}},
+    {"publish",
+     {"usage: litbook publish --site DIR --book DIR\n"
+      "\n"
+      "Makes the book directory show the site, atomically: a reader never\n"
+      "sees a half-updated book, and a failed build leaves it as it was.\n",
+      {"site", "book", "root"},
+      {}}}
+  };
+}
+
+const std::map<std::string, CommandSpec>& specs() {
+  static const std::map<std::string, CommandSpec> s = [] {
+    auto all = code_commands();
+    all.merge(pages_commands());
+    all.merge(steps_commands());
+    return all;
+  }();
   return s;
 }
 

@@ -267,101 +267,104 @@ std::string table_html(const Json& t) {
   return out;
 }
 
-void render_chapter(const Chapter& ch, const BookIndex& index,
-                    const Json& listings, const RenderOptions& o) {
-  DemoOutputs published;
-  published.dir = o.outputs / ch.stem;
-  if (auto missing = missing_placements(ch, published); !missing.empty()) {
-    throw Failure(std::move(missing));
-  }
-  Cache hl_cache(o.cache / "highlight"), tex_cache(o.cache / "katex");
+namespace {
+
+// Code listings and formulas are written as placeholder tokens first;
+// the highlighter and KaTeX then run once each for the whole page.
+struct Deferred {
   std::vector<Pending> code, math;
-  std::map<std::string, std::string> resolved;
-  auto token = [](char kind, std::size_t n) {
-    return std::string("\x01") + kind + std::to_string(n) + "\x01";
-  };
+};
+
+std::string deferred_token(char kind, std::size_t n) {
+  return std::string("\x01") + kind + std::to_string(n) + "\x01";
+}
+
+HtmlContext chapter_context(const Chapter& ch, const BookIndex& index,
+                            const Json& listings, const RenderOptions& o,
+                            Deferred& d) {
   HtmlContext ctx;
   ctx.chapter = &ch;
   ctx.index = &index;
   ctx.listings = listings;
   if (!o.api.empty()) ctx.api = &o.api;
-  ctx.highlight = [&](const std::string& lang, const std::string& text,
-                      const std::string& id) {
+  ctx.highlight = [&d](const std::string& lang, const std::string& text,
+                       const std::string& id) {
     if (!kHighlighted.count(lang)) return highlight_batch_plain(text);
     std::string key = hash_hex(lang + '\0' + text);
-    std::string t = token('H', code.size());
-    code.push_back({t, key, lang, text, id});
+    std::string t = deferred_token('H', d.code.size());
+    d.code.push_back({t, key, lang, text, id});
     return t;
   };
   ctx.highlights = [](const std::string& lang) {
     return kHighlighted.count(lang) > 0;
   };
-  ctx.math = [&](const std::string& tex, bool display) {
+  ctx.math = [&d](const std::string& tex, bool display) {
     // "q2": tools/katex-render.js double-quotes KaTeX's SVG attributes.
     std::string key = hash_hex(std::string(display ? "q2D" : "q2I") + tex);
-    std::string t = token('M', math.size());
-    math.push_back({t, key, tex, display ? "display" : "inline"});
+    std::string t = deferred_token('M', d.math.size());
+    d.math.push_back({t, key, tex, display ? "display" : "inline"});
     return t;
   };
   fs::path out_dir = o.outputs / ch.stem;
-  ctx.table = [&](const std::string& name) {
+  ctx.table = [out_dir](const std::string& name) {
     fs::path p = out_dir / "tables" / (name + ".json");
     return table_html(Json::parse(read_file(p)));
   };
-  ctx.figure = [&](const std::string& name) {
+  ctx.figure = [out_dir](const std::string& name) {
     std::string svg = read_file(out_dir / "figures" / (name + ".svg"));
     auto start = svg.find("<svg");
     return start == std::string::npos ? svg : svg.substr(start);
   };
-  HtmlWriter w(ctx);
-  // Two statements: the footnotes exist only once the blocks are written,
-  // and the operands of + are evaluated in an unspecified order.
-  std::string body = w.blocks(ch.blocks);
-  body += w.footnotes();
-  auto objectives = meta_list_html(ch.meta, "objectives", w);
-  auto prerequisites = meta_list_html(ch.meta, "prerequisites", w);
+  return ctx;
+}
 
-  // Fill the caches, one process per kind, only for what is missing.
+// Fill the caches, one process per kind, only for what is missing.
+void fill_caches(const Deferred& d, Cache& hl_cache, Cache& tex_cache,
+                 const Chapter& ch, const fs::path& root) {
   std::vector<Pending> hl_missing, tex_missing;
   std::set<std::string> queued;
-  for (auto& p : code) {
+  for (const auto& p : d.code) {
     if (!hl_cache.get(p.key) && queued.insert("H" + p.key).second) {
       hl_missing.push_back(p);
     }
   }
-  for (auto& p : math) {
+  for (const auto& p : d.math) {
     if (!tex_cache.get(p.key) && queued.insert("M" + p.key).second) {
       tex_missing.push_back(p);
     }
   }
   run_highlighter(hl_missing, hl_cache);
-  run_katex(tex_missing, tex_cache, ch, o.root);
-  auto substitute = [&](std::string& text) {
-    std::string out;
-    std::size_t i = 0;
-    while (i < text.size()) {
-      if (text[i] != '\x01') {
-        out += text[i++];
-        continue;
-      }
-      std::size_t end = text.find('\x01', i + 1);
-      char kind = text[i + 1];
-      std::size_t n = std::stoul(text.substr(i + 2, end - i - 2));
-      const Pending& p = kind == 'H' ? code.at(n) : math.at(n);
-      std::string html = *(kind == 'H' ? hl_cache : tex_cache).get(p.key);
-      const std::string div = "<div class=\"sourceCode\"";
-      if (!p.id.empty() && html.rfind(div, 0) == 0) {
-        html.insert(div.size(), " id=\"" + escape_html(p.id) + "\"");
-      }
-      out += html;
-      i = end + 1;
-    }
-    text = std::move(out);
-  };
-  substitute(body);
-  for (auto& s : objectives) substitute(s);
-  for (auto& s : prerequisites) substitute(s);
+  run_katex(tex_missing, tex_cache, ch, root);
+}
 
+// Replace each token by the cached HTML it stands for.
+void substitute(std::string& text, const Deferred& d, Cache& hl_cache,
+                Cache& tex_cache) {
+  std::string out;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    if (text[i] != '\x01') {
+      out += text[i++];
+      continue;
+    }
+    std::size_t end = text.find('\x01', i + 1);
+    char kind = text[i + 1];
+    std::size_t n = std::stoul(text.substr(i + 2, end - i - 2));
+    const Pending& p = kind == 'H' ? d.code.at(n) : d.math.at(n);
+    std::string html = *(kind == 'H' ? hl_cache : tex_cache).get(p.key);
+    const std::string div = "<div class=\"sourceCode\"";
+    if (!p.id.empty() && html.rfind(div, 0) == 0) {
+      html.insert(div.size(), " id=\"" + escape_html(p.id) + "\"");
+    }
+    out += html;
+    i = end + 1;
+  }
+  text = std::move(out);
+}
+
+// The page's frame: titles, sidebar, table of contents, prev and next.
+TemplateVars chapter_vars(const Chapter& ch, const BookIndex& index,
+                          const RenderOptions& o) {
   TemplateVars v = base_vars(index);
   v["pagetitle"] = {ch.title, {}, false};
   const Part* part = nullptr;
@@ -386,6 +389,35 @@ void render_chapter(const Chapter& ch, const BookIndex& index,
       v["next-title"] = {escape_html(index.chapters[i + 1].title), {}, false};
     }
   }
+  return v;
+}
+
+}  // namespace
+
+void render_chapter(const Chapter& ch, const BookIndex& index,
+                    const Json& listings, const RenderOptions& o) {
+  DemoOutputs published;
+  published.dir = o.outputs / ch.stem;
+  if (auto missing = missing_placements(ch, published); !missing.empty()) {
+    throw Failure(std::move(missing));
+  }
+  Deferred d;
+  HtmlContext ctx = chapter_context(ch, index, listings, o, d);
+  HtmlWriter w(ctx);  // keeps a reference to ctx
+  // Two statements: the footnotes exist only once the blocks are written,
+  // and the operands of + are evaluated in an unspecified order.
+  std::string body = w.blocks(ch.blocks);
+  body += w.footnotes();
+  auto objectives = meta_list_html(ch.meta, "objectives", w);
+  auto prerequisites = meta_list_html(ch.meta, "prerequisites", w);
+
+  Cache hl_cache(o.cache / "highlight"), tex_cache(o.cache / "katex");
+  fill_caches(d, hl_cache, tex_cache, ch, o.root);
+  substitute(body, d, hl_cache, tex_cache);
+  for (auto& s : objectives) substitute(s, d, hl_cache, tex_cache);
+  for (auto& s : prerequisites) substitute(s, d, hl_cache, tex_cache);
+
+  TemplateVars v = chapter_vars(ch, index, o);
   v["objectives"] = {"", objectives, true};
   v["prerequisites"] = {"", prerequisites, true};
   v["body"] = {body, {}, false};

@@ -264,93 +264,132 @@ void append_math(std::string_view math, bool display, std::string& prose,
 
 }  // namespace
 
+namespace {
+
+// Walks a page's article once, sending text to the current section's
+// heading or text, and listings and math to its code.
+class SectionReader {
+ public:
+  SectionReader(std::string_view html, std::size_t start)
+      : html_(html), pos_(start), sections_(1), sink_(&sections_.back().text) {
+    if (pos_ < html_.size() && html_[pos_] == '<') {
+      pos_ = parse_tag(html_, pos_).end;
+    }
+  }
+
+  std::vector<SearchSection> read() {
+    while (pos_ < html_.size()) {
+      char c = html_[pos_];
+      if (c == '&') {
+        pos_ = decode_entity(html_, pos_, *sink_);
+      } else if (c != '<') {
+        text();
+      } else {
+        Tag t = parse_tag(html_, pos_);
+        pos_ = t.end;
+        if (t.name != "!" && !t.name.empty()) tag(t);
+      }
+    }
+    return finish();
+  }
+
+ private:
+  void text() {
+    std::size_t next = pos_;
+    while (next < html_.size() && html_[next] != '<' && html_[next] != '&') {
+      ++next;
+    }
+    sink_->append(html_.substr(pos_, next - pos_));
+    pos_ = next;
+  }
+
+  void tag(const Tag& t) {
+    Kind kind = kind_of(t.name);
+    if (t.closing) {
+      if (!heading_tag_.empty() && t.name == heading_tag_) {
+        heading_tag_.clear();
+        sink_ = &sections_.back().text;
+      }
+      if (kind == Kind::block) *sink_ += ' ';
+    } else if (t.self_closing) {
+      if (kind == Kind::block) *sink_ += ' ';
+    } else if (kind == Kind::skip ||
+               (kind == Kind::maybe_skip && is_skipped_by_class(t))) {
+      pos_ = skip_element(html_, t.name, pos_);
+    } else if (t.name == "math") {
+      math(t);
+    } else if (t.name == "pre") {
+      listing();
+    } else {
+      open_tag(t, kind);
+    }
+  }
+
+  void math(const Tag& t) {
+    std::size_t end = skip_element(html_, "math", pos_);
+    bool display = attr(t.attrs, "display") == std::optional<std::string_view>("block");
+    append_math(html_.substr(pos_, end - pos_), display, *sink_,
+                sections_.back().code);
+    pos_ = end;
+  }
+
+  // A listing or an output block: searchable, not shown as prose.
+  void listing() {
+    std::size_t end = skip_element(html_, "pre", pos_);
+    std::string& code = sections_.back().code;
+    code += ' ';
+    append_text(html_.substr(pos_, end - pos_), code);
+    pos_ = end;
+    *sink_ += ' ';
+  }
+
+  // Headings before the chapter's body (the boxes "In this chapter" and
+  // "Before you start") do not start sections: they belong to the top.
+  void open_tag(const Tag& t, Kind kind) {
+    if (t.name == "div" && has_class(t.attrs, "page-body")) in_body_ = true;
+    if (in_body_ && heading_tag_.empty() && (t.name == "h2" || t.name == "h3")) {
+      if (auto id = attr(t.attrs, "id"); id && !id->empty()) {
+        sections_.push_back({std::string(*id), {}, {}, {}});
+        heading_tag_ = t.name;
+        sink_ = &sections_.back().heading;
+        return;
+      }
+    }
+    if (kind == Kind::block || (t.name == "span" && is_caption_part(t))) {
+      *sink_ += ' ';
+    }
+  }
+
+  std::vector<SearchSection> finish() {
+    for (auto& s : sections_) {
+      s.heading = collapse_spaces(s.heading);
+      s.text = collapse_spaces(s.text);
+      s.code = collapse_spaces(s.code);
+    }
+    if (sections_.front().text.empty() && sections_.front().code.empty() &&
+        sections_.size() > 1) {
+      sections_.erase(sections_.begin());
+    }
+    return std::move(sections_);
+  }
+
+  std::string_view html_;
+  std::size_t pos_;
+  std::vector<SearchSection> sections_;
+  std::string* sink_;
+  std::string heading_tag_;  // set while inside a section heading
+  bool in_body_ = false;
+};
+
+}  // namespace
+
 std::vector<SearchSection> page_sections(std::string_view html) {
   std::size_t start = html.find("<article");
   if (start == std::string_view::npos) start = html.find("<body");
   if (start == std::string_view::npos) start = 0;
   std::size_t stop = html.find("</article>", start);
   if (stop == std::string_view::npos) stop = html.size();
-  html = html.substr(0, stop);
-
-  std::vector<SearchSection> sections(1);
-  // Headings before the chapter's body (the boxes "In this chapter" and
-  // "Before you start") do not start sections: they belong to the top.
-  bool in_body = false;
-  std::string heading_tag;  // set while inside a section heading
-  std::string* sink = &sections.back().text;
-  std::size_t pos = start;
-  if (pos < html.size() && html[pos] == '<') pos = parse_tag(html, pos).end;
-  while (pos < html.size()) {
-    char c = html[pos];
-    if (c == '&') {
-      pos = decode_entity(html, pos, *sink);
-      continue;
-    }
-    if (c != '<') {
-      std::size_t next = pos;
-      while (next < html.size() && html[next] != '<' && html[next] != '&') ++next;
-      sink->append(html.substr(pos, next - pos));
-      pos = next;
-      continue;
-    }
-    Tag t = parse_tag(html, pos);
-    pos = t.end;
-    if (t.name == "!" || t.name.empty()) continue;
-    Kind kind = kind_of(t.name);
-    if (t.closing) {
-      if (!heading_tag.empty() && t.name == heading_tag) {
-        heading_tag.clear();
-        sink = &sections.back().text;
-      }
-      if (kind == Kind::block) *sink += ' ';
-      continue;
-    }
-    if (t.self_closing) {
-      if (kind == Kind::block) *sink += ' ';
-      continue;
-    }
-    if (kind == Kind::skip || (kind == Kind::maybe_skip && is_skipped_by_class(t))) {
-      pos = skip_element(html, t.name, pos);
-      continue;
-    }
-    if (t.name == "math") {
-      std::size_t end = skip_element(html, "math", pos);
-      bool display = attr(t.attrs, "display") == std::optional<std::string_view>("block");
-      append_math(html.substr(pos, end - pos), display, *sink, sections.back().code);
-      pos = end;
-      continue;
-    }
-    if (t.name == "pre") {
-      // A listing or an output block: searchable, not shown as prose.
-      std::size_t end = skip_element(html, "pre", pos);
-      std::string& code = sections.back().code;
-      code += ' ';
-      append_text(html.substr(pos, end - pos), code);
-      pos = end;
-      *sink += ' ';
-      continue;
-    }
-    if (t.name == "div" && has_class(t.attrs, "page-body")) in_body = true;
-    if (in_body && heading_tag.empty() && (t.name == "h2" || t.name == "h3")) {
-      if (auto id = attr(t.attrs, "id"); id && !id->empty()) {
-        sections.push_back({std::string(*id), {}, {}, {}});
-        heading_tag = t.name;
-        sink = &sections.back().heading;
-        continue;
-      }
-    }
-    if (kind == Kind::block || (t.name == "span" && is_caption_part(t))) *sink += ' ';
-  }
-  for (auto& s : sections) {
-    s.heading = collapse_spaces(s.heading);
-    s.text = collapse_spaces(s.text);
-    s.code = collapse_spaces(s.code);
-  }
-  if (sections.front().text.empty() && sections.front().code.empty() &&
-      sections.size() > 1) {
-    sections.erase(sections.begin());
-  }
-  return sections;
+  return SectionReader(html.substr(0, stop), start).read();
 }
 
 namespace {

@@ -35,6 +35,61 @@ std::string unescape(const std::string& s) {
 }
 
 
+using PageIds = std::map<fs::path, std::set<std::string>>;
+
+bool is_external(const std::string& href) {
+  return href.empty() || href.find("://") != std::string::npos ||
+         href.rfind("mailto:", 0) == 0 || href.rfind("javascript:", 0) == 0 ||
+         href.rfind("data:", 0) == 0;
+}
+
+// A local link from `page` must reach a file and, on an HTML page, an
+// element with the anchor's id or name.
+void check_link(const fs::path& page, const std::string& shown,
+                const std::string& href, PageIds& ids,
+                std::vector<Diagnostic>& out) {
+  std::string file = href.substr(0, href.find('#'));
+  std::string anchor = href.find('#') == std::string::npos
+                           ? ""
+                           : href.substr(href.find('#') + 1);
+  if (auto q = file.find('?'); q != std::string::npos) file.resize(q);
+  fs::path target = file.empty()
+                        ? page
+                        : fs::weakly_canonical(page.parent_path() / file);
+  if (!fs::exists(target)) {
+    report_file(out, shown, "broken link '" + href + "'");
+    return;
+  }
+  if (fs::is_directory(target)) target /= "index.html";
+  if (!anchor.empty() && target.extension() == ".html" &&
+      !ids[target].count(anchor)) {
+    report_file(out, shown, "link '" + href + "' names a missing anchor");
+  }
+}
+
+// One page: on the book's own pages, no KaTeX error or placeholder left,
+// and the scripts and images they load exist; on every page, the links.
+void check_page(const fs::path& page, const std::string& html, bool in_api,
+                PageIds& ids, std::vector<Diagnostic>& out) {
+  std::string shown = display_path(page);
+  std::vector<std::string> targets = attribute_values(html, "href");
+  if (!in_api) {
+    if (html.find("katex-error") != std::string::npos) {
+      report_file(out, shown, "contains a KaTeX error");
+    }
+    if (html.find('\x01') != std::string::npos) {
+      report_file(out, shown, "contains an unresolved placeholder");
+    }
+    for (std::string& src : attribute_values(html, "src")) {
+      targets.push_back(std::move(src));
+    }
+  }
+  for (const std::string& raw : targets) {
+    std::string href = unescape(raw);
+    if (!is_external(href)) check_link(page, shown, href, ids, out);
+  }
+}
+
 }  // namespace
 
 std::vector<Diagnostic> verify_site(const fs::path& dir) {
@@ -43,7 +98,7 @@ std::vector<Diagnostic> verify_site(const fs::path& dir) {
     report_file(out, display_path(dir), "no index.html: the book is not built");
     return out;
   }
-  std::map<fs::path, std::set<std::string>> ids;
+  PageIds ids;
   std::map<fs::path, std::string> pages;
   for (const auto& e : fs::recursive_directory_iterator(dir)) {
     if (!e.is_regular_file() || e.path().extension() != ".html") continue;
@@ -56,48 +111,8 @@ std::vector<Diagnostic> verify_site(const fs::path& dir) {
   }
   fs::path api = fs::weakly_canonical(dir / "api");
   for (const auto& [page, html] : pages) {
-    std::string shown = display_path(page);
     bool in_api = page.string().rfind(api.string(), 0) == 0;
-    if (!in_api) {
-      if (html.find("katex-error") != std::string::npos) {
-        report_file(out, shown, "contains a KaTeX error");
-      }
-      if (html.find('\x01') != std::string::npos) {
-        report_file(out, shown, "contains an unresolved placeholder");
-      }
-    }
-    // Links, and on the book's own pages the scripts and images they load.
-    std::vector<std::string> targets = attribute_values(html, "href");
-    if (!in_api) {
-      for (std::string& src : attribute_values(html, "src")) {
-        targets.push_back(std::move(src));
-      }
-    }
-    for (std::string href : targets) {
-      href = unescape(href);
-      if (href.empty() || href.find("://") != std::string::npos ||
-          href.rfind("mailto:", 0) == 0 || href.rfind("javascript:", 0) == 0 ||
-          href.rfind("data:", 0) == 0) {
-        continue;
-      }
-      std::string file = href.substr(0, href.find('#'));
-      std::string anchor = href.find('#') == std::string::npos
-                               ? ""
-                               : href.substr(href.find('#') + 1);
-      if (auto q = file.find('?'); q != std::string::npos) file.resize(q);
-      fs::path target = file.empty()
-                            ? page
-                            : fs::weakly_canonical(page.parent_path() / file);
-      if (!fs::exists(target)) {
-        report_file(out, shown, "broken link '" + href + "'");
-        continue;
-      }
-      if (fs::is_directory(target)) target /= "index.html";
-      if (!anchor.empty() && target.extension() == ".html" &&
-          !ids[target].count(anchor)) {
-        report_file(out, shown, "link '" + href + "' names a missing anchor");
-      }
-    }
+    check_page(page, html, in_api, ids, out);
   }
   return out;
 }

@@ -283,90 +283,100 @@ std::optional<bool> checksum_intact(const std::string& bytes) {
   return hash_hex(std::string_view(bytes).substr(second_nl + 2)) == sum;
 }
 
-TangleResult tangle(const std::vector<ChapterCode>& chapters) {
-  State s;
-  Diagnostics diags;
-  std::map<std::string, Json> listings;
-  for (const auto& ch : chapters) {
-    listings[ch.stem] = Json::object();
-    for (const auto& r : ch.regions) {
-      Location at{ch.display, r.line};
-      Owner owner{ch.stem, ch.display, r.line};
-      if (!r.revise.empty()) {
-        auto it = s.regions.find(r.revise);
-        if (it == s.regions.end()) {
-          diags.add(at, "revises unknown region '" + r.revise +
-                            "' (no earlier chapter defines it)");
-          continue;
-        }
-        auto& info = it->second.info;
-        listings[ch.stem][r.revise] = {{"file", info.file},
-                                       {"origin", info.chapter},
-                                       {"previous", info.code}};
-        info.previous_code = info.code;
-        info.code = r.code;
-        info.code_from = ch.display;
-        info.code_line = r.line;
-        info.revised_in = ch.stem;
-        s.file_chapters[info.file].push_back(ch.stem);
-        continue;
-      }
-      if (auto it = s.regions.find(r.name); it != s.regions.end()) {
-        diags.add(at, "duplicate region '" + r.name + "' (first defined at " +
-                          it->second.owner.display + ":" +
-                          std::to_string(it->second.owner.line) + ")");
-        continue;
-      }
-      State::Entry e;
-      e.owner = owner;
-      e.info.name = r.name;
-      e.info.chapter = ch.stem;
-      e.info.code = r.code;
-      e.info.line = r.line;
-      e.info.code_from = ch.display;
-      e.info.code_line = r.line;
-      if (!r.fill.empty()) {
-        auto slots = known_slots(s);
-        if (!slots.count(r.fill)) {
-          diags.add(at, "fills unknown placeholder '" + r.fill +
-                            "' (no earlier region has a line '// <<" + r.fill +
-                            ">>')");
-          continue;
-        }
-        e.slot = r.fill;
-        // The file is that of the region holding the placeholder.
-        for (const auto& [name, other] : s.regions) {
-          for (const auto& line : split_lines(other.info.code)) {
-            auto p = placeholder(line);
-            if (p && p->first == r.fill) e.info.file = other.info.file;
-          }
-        }
-        s.fills[r.fill].push_back(r.name);
-      } else {
-        std::string problem = check_target(r.file);
-        if (!problem.empty()) {
-          diags.add(at, problem);
-          continue;
-        }
-        if (r.file.rfind("demos/", 0) == 0 &&
-            r.file != "demos/" + ch.stem + ".cpp") {
-          diags.add(at, "file '" + r.file + "': this chapter's demo is demos/" +
-                            ch.stem + ".cpp");
-          continue;
-        }
-        e.info.file = r.file;
-        if (!s.file_order.count(r.file)) s.file_list.push_back(r.file);
-        s.file_order[r.file].push_back(r.name);
-      }
-      s.file_chapters[e.info.file].push_back(ch.stem);
-      listings[ch.stem][r.name] = {{"file", e.info.file}};
-      s.regions[r.name] = e;
+namespace {
+
+using Listings = std::map<std::string, Json>;
+
+// A region that revises an earlier one replaces its code in place.
+void record_revision(const ChapterCode& ch, const Region& r, State& s,
+                     Listings& listings, Diagnostics& diags) {
+  auto it = s.regions.find(r.revise);
+  if (it == s.regions.end()) {
+    diags.add({ch.display, r.line}, "revises unknown region '" + r.revise +
+                                        "' (no earlier chapter defines it)");
+    return;
+  }
+  auto& info = it->second.info;
+  listings[ch.stem][r.revise] = {{"file", info.file},
+                                 {"origin", info.chapter},
+                                 {"previous", info.code}};
+  info.previous_code = info.code;
+  info.code = r.code;
+  info.code_from = ch.display;
+  info.code_line = r.line;
+  info.revised_in = ch.stem;
+  s.file_chapters[info.file].push_back(ch.stem);
+}
+
+// A region that fills a placeholder goes to the file of the region
+// holding that placeholder. False when there is no such placeholder.
+bool place_in_slot(const Region& r, const Location& at, State& s,
+                   State::Entry& e, Diagnostics& diags) {
+  if (!known_slots(s).count(r.fill)) {
+    diags.add(at, "fills unknown placeholder '" + r.fill +
+                      "' (no earlier region has a line '// <<" + r.fill +
+                      ">>')");
+    return false;
+  }
+  e.slot = r.fill;
+  for (const auto& [name, other] : s.regions) {
+    for (const auto& line : split_lines(other.info.code)) {
+      auto p = placeholder(line);
+      if (p && p->first == r.fill) e.info.file = other.info.file;
     }
   }
-  diags.throw_if_any();
+  s.fills[r.fill].push_back(r.name);
+  return true;
+}
 
-  TangleResult result;
-  Expander ex{s, diags, {}, {}, 0, 1, {}, {}};
+// A region with file= starts or continues that file. False when the
+// file is not one a chapter may write.
+bool place_in_file(const ChapterCode& ch, const Region& r, const Location& at,
+                   State& s, State::Entry& e, Diagnostics& diags) {
+  std::string problem = check_target(r.file);
+  if (!problem.empty()) {
+    diags.add(at, problem);
+    return false;
+  }
+  if (r.file.rfind("demos/", 0) == 0 && r.file != "demos/" + ch.stem + ".cpp") {
+    diags.add(at, "file '" + r.file + "': this chapter's demo is demos/" +
+                      ch.stem + ".cpp");
+    return false;
+  }
+  e.info.file = r.file;
+  if (!s.file_order.count(r.file)) s.file_list.push_back(r.file);
+  s.file_order[r.file].push_back(r.name);
+  return true;
+}
+
+// A new region: where it goes, and who defined it.
+void record_region(const ChapterCode& ch, const Region& r, State& s,
+                   Listings& listings, Diagnostics& diags) {
+  Location at{ch.display, r.line};
+  if (auto it = s.regions.find(r.name); it != s.regions.end()) {
+    diags.add(at, "duplicate region '" + r.name + "' (first defined at " +
+                      it->second.owner.display + ":" +
+                      std::to_string(it->second.owner.line) + ")");
+    return;
+  }
+  State::Entry e;
+  e.owner = {ch.stem, ch.display, r.line};
+  e.info.name = r.name;
+  e.info.chapter = ch.stem;
+  e.info.code = r.code;
+  e.info.line = r.line;
+  e.info.code_from = ch.display;
+  e.info.code_line = r.line;
+  bool placed = r.fill.empty() ? place_in_file(ch, r, at, s, e, diags)
+                               : place_in_slot(r, at, s, e, diags);
+  if (!placed) return;
+  s.file_chapters[e.info.file].push_back(ch.stem);
+  listings[ch.stem][r.name] = {{"file", e.info.file}};
+  s.regions[r.name] = e;
+}
+
+// Every file, its regions expanded in order, under the generated header.
+void expand_files(State& s, Expander& ex, TangleResult& result) {
   for (const auto& file : s.file_list) {
     std::string body;
     std::vector<std::string> stack;
@@ -382,19 +392,45 @@ TangleResult tangle(const std::vector<ChapterCode>& chapters) {
     chs.erase(std::unique(chs.begin(), chs.end()), chs.end());
     result.files[file] = with_header(body, chs);
   }
+}
+
+// Each placeholder that a region fills must appear exactly once.
+void check_slot_uses(const State& s, const Expander& ex, Diagnostics& diags) {
   for (const auto& [slot, names] : s.fills) {
-    if (ex.slot_uses[slot] == 0) {
-      const auto& e = s.regions.at(names.front());
-      diags.add({e.owner.display, e.owner.line},
-                "placeholder '" + slot + "' no longer exists (a revision "
-                "removed it) but region '" + names.front() + "' fills it");
-    } else if (ex.slot_uses[slot] > 1) {
-      const auto& e = s.regions.at(names.front());
-      diags.add({e.owner.display, e.owner.line},
-                "placeholder '" + slot + "' appears more than once; a "
-                "placeholder must be unique");
+    auto uses = ex.slot_uses.count(slot) ? ex.slot_uses.at(slot) : 0;
+    if (uses == 1) continue;
+    const auto& e = s.regions.at(names.front());
+    diags.add({e.owner.display, e.owner.line},
+              uses == 0 ? "placeholder '" + slot + "' no longer exists (a "
+                          "revision removed it) but region '" +
+                              names.front() + "' fills it"
+                        : "placeholder '" + slot + "' appears more than "
+                          "once; a placeholder must be unique");
+  }
+}
+
+}  // namespace
+
+TangleResult tangle(const std::vector<ChapterCode>& chapters) {
+  State s;
+  Diagnostics diags;
+  Listings listings;
+  for (const auto& ch : chapters) {
+    listings[ch.stem] = Json::object();
+    for (const auto& r : ch.regions) {
+      if (r.revise.empty()) {
+        record_region(ch, r, s, listings, diags);
+      } else {
+        record_revision(ch, r, s, listings, diags);
+      }
     }
   }
+  diags.throw_if_any();
+
+  TangleResult result;
+  Expander ex{s, diags, {}, {}, 0, 1, {}, {}};
+  expand_files(s, ex, result);
+  check_slot_uses(s, ex, diags);
   diags.throw_if_any();
   std::string settings = demo_settings(chapters, s, diags);
   diags.throw_if_any();
@@ -411,6 +447,7 @@ TangleResult tangle(const std::vector<ChapterCode>& chapters) {
   result.origins = std::move(ex.origins);
   return result;
 }
+
 
 namespace {
 

@@ -193,112 +193,153 @@ void set_nonblocking(int fd) {
   ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
 }
 
+// The three pipes between the tool and a child: [0] reads, [1] writes.
+struct Pipes {
+  int in[2], out[2], err[2];
+};
+
+// In the child: connect the pipes to stdin, stdout and stderr, set the
+// environment and directory, and become the program.
+[[noreturn]] void exec_child(const std::vector<std::string>& argv,
+                             const ProcessOptions& options, const Pipes& p) {
+  ::setpgid(0, 0);  // own group, so a timeout can stop its children too
+  ::dup2(p.in[0], 0);
+  ::dup2(p.out[1], 1);
+  ::dup2(p.err[1], 2);
+  for (int fd : {p.in[0], p.in[1], p.out[0], p.out[1], p.err[0], p.err[1]}) {
+    ::close(fd);
+  }
+  for (const auto& [k, v] : options.env) ::setenv(k.c_str(), v.c_str(), 1);
+  if (options.cwd && ::chdir(options.cwd->c_str()) != 0) _exit(126);
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  ::execvp(args[0], args.data());
+  std::string msg = "cannot run " + argv[0] + ": " + std::strerror(errno);
+  ssize_t ignored = ::write(2, msg.data(), msg.size());
+  (void)ignored;
+  _exit(127);
+}
+
+// In the parent: feeds the child's stdin, collects its stdout and
+// stderr, and stops its whole group when it runs too long or prints
+// too much.
+class Pump {
+ public:
+  Pump(pid_t pid, const Pipes& p, const ProcessOptions& options)
+      : pid_(pid), in_(p.in[1]), out_(p.out[0]), err_(p.err[0]),
+        options_(options), start_(std::chrono::steady_clock::now()) {
+    set_nonblocking(in_);
+    set_nonblocking(out_);
+    set_nonblocking(err_);
+    if (options.input.empty()) close_input();
+  }
+
+  // Until the child closes stdout and stderr.
+  void run() {
+    while (out_open_ || err_open_) {
+      std::vector<pollfd> fds;
+      if (in_open_) fds.push_back({in_, POLLOUT, 0});
+      if (out_open_) fds.push_back({out_, POLLIN, 0});
+      if (err_open_) fds.push_back({err_, POLLIN, 0});
+      ::poll(fds.data(), fds.size(), 200);
+      for (auto& p : fds) {
+        if (p.fd == in_ && (p.revents & (POLLOUT | POLLERR | POLLHUP))) {
+          write_input();
+        } else if (p.revents & (POLLIN | POLLHUP | POLLERR)) {
+          read_from(p.fd);
+        }
+      }
+      stop_if_late();
+    }
+    if (in_open_) close_input();
+  }
+
+  ProcessResult wait() {
+    int status = 0;
+    while (::waitpid(pid_, &status, WNOHANG) == 0) {
+      stop_if_late();
+      ::usleep(5000);
+    }
+    if (WIFEXITED(status)) {
+      result_.exit_code = WEXITSTATUS(status);
+    } else if (WIFSIGNALED(status)) {
+      result_.exit_code = 128 + WTERMSIG(status);
+    }
+    return std::move(result_);
+  }
+
+ private:
+  void close_input() {
+    ::close(in_);
+    in_open_ = false;
+  }
+
+  void write_input() {
+    const std::string& input = options_.input;
+    ssize_t n = ::write(in_, input.data() + written_, input.size() - written_);
+    if (n > 0) written_ += static_cast<std::size_t>(n);
+    if (n < 0 && errno != EAGAIN) written_ = input.size();
+    if (written_ >= input.size()) close_input();
+  }
+
+  void read_from(int fd) {
+    ssize_t n = ::read(fd, buf_, sizeof buf_);
+    bool is_out = fd == out_;
+    if (n > 0) {
+      std::string& dst = is_out ? result_.out : result_.err;
+      dst.append(buf_, static_cast<std::size_t>(n));
+      if (is_out && dst.size() > options_.max_output && !killed_) {
+        result_.output_too_large = true;
+        kill();
+      }
+    } else if (n == 0 || (n < 0 && errno != EAGAIN)) {
+      ::close(fd);
+      (is_out ? out_open_ : err_open_) = false;
+    }
+  }
+
+  void stop_if_late() {
+    if (options_.timeout && !killed_ &&
+        std::chrono::steady_clock::now() - start_ > *options_.timeout) {
+      result_.timed_out = true;
+      kill();
+    }
+  }
+
+  void kill() {
+    ::kill(-pid_, SIGKILL);
+    killed_ = true;
+  }
+
+  pid_t pid_;
+  int in_, out_, err_;
+  const ProcessOptions& options_;
+  std::chrono::steady_clock::time_point start_;
+  ProcessResult result_;
+  std::size_t written_ = 0;
+  bool in_open_ = true, out_open_ = true, err_open_ = true, killed_ = false;
+  char buf_[65536];
+};
+
 }  // namespace
 
 ProcessResult run_process(const std::vector<std::string>& argv,
                           const ProcessOptions& options) {
-  int in_pipe[2], out_pipe[2], err_pipe[2];
-  if (::pipe(in_pipe) || ::pipe(out_pipe) || ::pipe(err_pipe)) {
+  Pipes p;
+  if (::pipe(p.in) || ::pipe(p.out) || ::pipe(p.err)) {
     throw Failure({}, "cannot create pipes to run " + argv.at(0));
   }
   pid_t pid = ::fork();
   if (pid < 0) throw Failure({}, "cannot start " + argv.at(0));
-  if (pid == 0) {
-    ::setpgid(0, 0);  // own group, so a timeout can stop its children too
-    ::dup2(in_pipe[0], 0);
-    ::dup2(out_pipe[1], 1);
-    ::dup2(err_pipe[1], 2);
-    for (int fd : {in_pipe[0], in_pipe[1], out_pipe[0], out_pipe[1],
-                   err_pipe[0], err_pipe[1]}) {
-      ::close(fd);
-    }
-    for (const auto& [k, v] : options.env) ::setenv(k.c_str(), v.c_str(), 1);
-    if (options.cwd && ::chdir(options.cwd->c_str()) != 0) _exit(126);
-    std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    ::execvp(args[0], args.data());
-    std::string msg = "cannot run " + argv[0] + ": " + std::strerror(errno);
-    ssize_t ignored = ::write(2, msg.data(), msg.size());
-    (void)ignored;
-    _exit(127);
-  }
+  if (pid == 0) exec_child(argv, options, p);
   ::setpgid(pid, pid);
-  ::close(in_pipe[0]);
-  ::close(out_pipe[1]);
-  ::close(err_pipe[1]);
-  set_nonblocking(in_pipe[1]);
-  set_nonblocking(out_pipe[0]);
-  set_nonblocking(err_pipe[0]);
-
-  ProcessResult result;
-  std::size_t written = 0;
-  bool in_open = true, out_open = true, err_open = true;
-  if (options.input.empty()) {
-    ::close(in_pipe[1]);
-    in_open = false;
-  }
-  auto start = std::chrono::steady_clock::now();
-  char buf[65536];
-  bool killed = false;
-  while (out_open || err_open) {
-    std::vector<pollfd> fds;
-    if (in_open) fds.push_back({in_pipe[1], POLLOUT, 0});
-    if (out_open) fds.push_back({out_pipe[0], POLLIN, 0});
-    if (err_open) fds.push_back({err_pipe[0], POLLIN, 0});
-    int wait_ms = 200;
-    ::poll(fds.data(), fds.size(), wait_ms);
-    for (auto& p : fds) {
-      if (p.fd == in_pipe[1] && (p.revents & (POLLOUT | POLLERR | POLLHUP))) {
-        ssize_t n = ::write(in_pipe[1], options.input.data() + written,
-                            options.input.size() - written);
-        if (n > 0) written += static_cast<std::size_t>(n);
-        if (n < 0 && errno != EAGAIN) written = options.input.size();
-        if (written >= options.input.size()) {
-          ::close(in_pipe[1]);
-          in_open = false;
-        }
-      } else if (p.revents & (POLLIN | POLLHUP | POLLERR)) {
-        ssize_t n = ::read(p.fd, buf, sizeof buf);
-        bool is_out = p.fd == out_pipe[0];
-        if (n > 0) {
-          std::string& dst = is_out ? result.out : result.err;
-          dst.append(buf, static_cast<std::size_t>(n));
-          if (is_out && dst.size() > options.max_output && !killed) {
-            result.output_too_large = true;
-            ::kill(-pid, SIGKILL);
-            killed = true;
-          }
-        } else if (n == 0 || (n < 0 && errno != EAGAIN)) {
-          ::close(p.fd);
-          (is_out ? out_open : err_open) = false;
-        }
-      }
-    }
-    if (options.timeout && !killed &&
-        std::chrono::steady_clock::now() - start > *options.timeout) {
-      result.timed_out = true;
-      ::kill(-pid, SIGKILL);
-      killed = true;
-    }
-  }
-  if (in_open) ::close(in_pipe[1]);
-  int status = 0;
-  while (::waitpid(pid, &status, WNOHANG) == 0) {
-    if (options.timeout && !killed &&
-        std::chrono::steady_clock::now() - start > *options.timeout) {
-      result.timed_out = true;
-      ::kill(-pid, SIGKILL);
-      killed = true;
-    }
-    ::usleep(5000);
-  }
-  if (WIFEXITED(status)) {
-    result.exit_code = WEXITSTATUS(status);
-  } else if (WIFSIGNALED(status)) {
-    result.exit_code = 128 + WTERMSIG(status);
-  }
-  return result;
+  ::close(p.in[0]);
+  ::close(p.out[1]);
+  ::close(p.err[1]);
+  Pump pump(pid, p, options);
+  pump.run();
+  return pump.wait();
 }
 
 }  // namespace litbook

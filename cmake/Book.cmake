@@ -53,7 +53,7 @@ foreach(stem IN LISTS BOOK_STEMS)
   add_custom_command(
     OUTPUT ${STAMP_DIR}/${stem}.parse.stamp
     BYPRODUCTS ${MODEL_DIR}/${stem}.json ${MODEL_DIR}/${stem}.code.json
-               ${MODEL_DIR}/${stem}.index.json
+               ${MODEL_DIR}/${stem}.index.json ${MODEL_DIR}/${stem}.code.key
     COMMAND ${LITBOOK} parse chapters/${stem}.md --model-dir ${MODEL_DIR}
     COMMAND ${CMAKE_COMMAND} -E touch ${STAMP_DIR}/${stem}.parse.stamp
     DEPENDS ${BOOK_SOURCE}/chapters/${stem}.md litbook

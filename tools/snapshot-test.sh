@@ -8,16 +8,22 @@
 # that -O0 and -O2 agree; a demo that trains (demo.quick) is compared on
 # its first steps' trace instead.
 #
-# usage: tools/snapshot-test.sh LITBOOK STEM WORKDIR UNIT_MANIFEST OUT_DIR
+# usage: tools/snapshot-test.sh LITBOOK STEM WORKDIR UNIT_MANIFEST OUT_DIR [MODEL_DIR]
 # (run from the project root; CTest does this as snapshot-STEM)
+# MODEL_DIR is the book build's parsed chapters: tangle reuses a chapter's
+# code from there when its key shows it came from the chapter's present
+# text, and parses the chapter again otherwise, so the snapshot always
+# holds the chapters as they are.
 set -euo pipefail
 litbook=$(realpath "$1") stem=$2 work=$(realpath -m "$3")
 manifest=$(realpath "$4") outputs=$(realpath "$5")
+models=()
+[[ -n "${6:-}" ]] && models=(--model-dir "$(realpath "$6")")
 root=$(pwd)
 
 rm -rf "$work/snippets"
 mkdir -p "$work"
-"$litbook" tangle --upto "$stem" --out "$work/snippets"
+"$litbook" tangle --upto "$stem" --out "$work/snippets" "${models[@]}" > "$work/tangle.log"
 
 files="" tags=""
 while read -r file chapter; do

@@ -76,8 +76,10 @@ std::map<std::string, CommandSpec> code_commands() {
       "to CHAPTER (an id, a stem or a number) for a snapshot. --check\n"
       "writes nothing and fails when snippets/ differs from the chapters.\n"
       "A generated file edited by hand is never overwritten unless --force.\n"
-      "Build options: --model-dir DIR (parsed chapters), --listings DIR\n"
-      "(listing facts for render), --stamp FILE.\n",
+      "Build options: --model-dir DIR (parsed chapters: a chapter's code\n"
+      "is read from DIR only when DIR/STEM.code.key says it was parsed from\n"
+      "the chapter's present text by this litbook; otherwise the chapter is\n"
+      "parsed again), --listings DIR (listing facts for render), --stamp FILE.\n",
       {"upto", "out", "model-dir", "listings", "stamp", "root"},
       {"check", "force"}}},
     {"compile",
@@ -154,7 +156,8 @@ std::map<std::string, CommandSpec> steps_commands() {
       "\n"
       "Parses a chapter with Pandoc once and writes DIR/STEM.json (the\n"
       "document), DIR/STEM.code.json and DIR/STEM.index.json (each only\n"
-      "when its bytes change, so later steps rerun only when needed).\n",
+      "when its bytes change, so later steps rerun only when needed), and\n"
+      "DIR/STEM.code.key, which ties the code to the text it came from.\n",
       {"model-dir", "root"},
       {}}},
     {"book-index",
@@ -317,6 +320,14 @@ void touch(const std::optional<std::string>& stamp) {
   if (stamp) write_atomic(*stamp, "");
 }
 
+// What a cached STEM.code.json was extracted from: the chapter's text and
+// the litbook that read it. A snapshot's tangle runs outside the build
+// graph, so it trusts a cached model only when this key still matches.
+std::string code_key(const fs::path& chapter) {
+  static const std::string self = hash_hex(read_file("/proc/self/exe"));
+  return hash_hex(self + '\0' + read_file(chapter));
+}
+
 // ---- commands -----------------------------------------------------------
 
 int cmd_parse(const Args& a) {
@@ -329,6 +340,7 @@ int cmd_parse(const Args& a) {
                    regions_to_json(ch).dump(1) + "\n");
   write_if_changed(dir / (ch.stem + ".index.json"),
                    index_to_json(ch).dump(1) + "\n");
+  write_if_changed(dir / (ch.stem + ".code.key"), code_key(path) + "\n");
   write_atomic(dir / (ch.stem + ".json"), doc.dump());
   return 0;
 }
@@ -342,13 +354,17 @@ std::vector<ChapterCode> load_code(const Book& book,
     const std::string& stem = book.order[i];
     fs::path path = book.chapter_path(stem);
     try {
-      auto cached = models ? read_file_if_exists(*models / (stem + ".code.json"))
-                           : std::nullopt;
+      std::optional<std::string> cached;
+      if (models && read_file_if_exists(*models / (stem + ".code.key")) ==
+                        code_key(path) + "\n") {
+        cached = read_file_if_exists(*models / (stem + ".code.json"));
+      }
       if (cached) {
         out.push_back(code_from_json(Json::parse(*cached), display_path(path)));
       } else {
-        // No model (or a chapter the build graph does not know yet, while
-        // Ninja regenerates it): parse the chapter here.
+        // No model, or one from another text or another litbook (a chapter
+        // the build graph does not know yet, a snapshot run after an edit):
+        // parse the chapter here.
         out.push_back(code_of(load_chapter(path)));
       }
     } catch (const Failure& f) {

@@ -1978,6 +1978,40 @@ TEST_CASE("a 5 MB chapter is parsed, tangled and checked",
   WARN("parse + tangle + check of a 5 MB chapter took " << seconds << " s");
 }
 
+TEST_CASE("tangle --model-dir reuses a parsed chapter only while its text "
+          "is unchanged", "[tool][tangle]") {
+  Project p;
+  p.book({"01-alpha", "02-beta"});
+  p.chapter("01-alpha", kAlpha);
+  p.chapter("02-beta", kBeta);
+  for (const char* stem : {"01-alpha", "02-beta"}) {
+    auto parse = p.litbook({"parse", std::string("chapters/") + stem + ".md",
+                            "--model-dir", "build/model"});
+    LOG_RUN(parse);
+    REQUIRE(parse.status == 0);
+    REQUIRE(p.exists(std::string("build/model/") + stem + ".code.key"));
+  }
+  // As a snapshot does it, after an edit the build has not seen: the model
+  // of 02-beta still says `int x = 0;`, the chapter says `int x = 7;`.
+  std::string edited = kBeta;
+  edited.replace(edited.find("int x = 0;"), 10, "int x = 7;");
+  p.chapter("02-beta", edited);
+  auto t = p.litbook({"tangle", "--model-dir", "build/model", "--out", "snap"});
+  LOG_RUN(t);
+  REQUIRE(t.status == 0);
+  CHECK(p.read("snap/llm/a.hpp").find("int x = 7;") != std::string::npos);
+  CHECK(p.read("snap/llm/a.hpp").find("int x = 0;") == std::string::npos);
+  // A model whose code was changed behind the key's back is used as it is
+  // while the key matches: that is what makes the reuse worth having.
+  std::string code = p.read("build/model/01-alpha.code.json");
+  code.replace(code.find("return 0;"), 9, "return 3;");
+  p.write("build/model/01-alpha.code.json", code);
+  auto u = p.litbook({"tangle", "--model-dir", "build/model", "--out", "snap2"});
+  LOG_RUN(u);
+  REQUIRE(u.status == 0);
+  CHECK(p.read("snap2/demos/01-alpha.cpp").find("return 3;") != std::string::npos);
+}
+
 TEST_CASE("a Markdown table needs a caption div", "[tool][check]") {
   Project p;
   p.book({"01-alpha"});

@@ -113,19 +113,137 @@ void read_checkpoint(Chapter& ch, Diagnostics& diags, const Json& attr,
   }
 }
 
+std::string ending_kind(const Json& attr) {
+  for (const char* k : {"self-check", "failure-modes"}) {
+    if (attr_has_class(attr, k)) return k;
+  }
+  return {};
+}
+
+namespace {
+
+// The one list of a self-check or failure-modes div, or null when it has
+// none or more than one (reported).
+const Json* ending_list(Chapter& ch, Diagnostics& diags, const Json& content,
+                        int line, const std::string& kind,
+                        const char* list_type) {
+  const Json* list = nullptr;
+  int lists = 0;
+  for (const auto& b : content) {
+    if (b["t"] == "OrderedList" || b["t"] == "BulletList") {
+      ++lists;
+      if (b["t"] == list_type) list = &b;
+    }
+  }
+  const bool ordered = std::string(list_type) == "OrderedList";
+  if (lists != 1 || !list) {
+    diags.add(ch.at(line), kind + " holds one " +
+                               (ordered ? "numbered" : "bulleted") +
+                               " list (found " + std::to_string(lists) +
+                               (lists == 1 ? " of the other kind" : "") + ")");
+    return nullptr;
+  }
+  const auto& items = ordered ? (*list)["c"][1] : (*list)["c"];
+  if (items.size() < 2) {
+    diags.add(ch.at(line), kind + " needs at least 2 items (found " +
+                               std::to_string(items.size()) + ")");
+  }
+  return &items;
+}
+
+void read_self_check(Chapter& ch, Diagnostics& diags, const Json& content,
+                     int line) {
+  const Json* items = ending_list(ch, diags, content, line, "self-check",
+                                  "OrderedList");
+  if (!items) return;
+  for (std::size_t i = 0; i < items->size(); ++i) {
+    const Json& item = (*items)[i];
+    int answers = 0;
+    for (const auto& b : item) {
+      answers += b["t"] == "Div" && attr_has_class(b["c"][0], "answer");
+    }
+    if (answers != 1 || item.back()["t"] != "Div") {
+      diags.add(ch.at(line), "self-check question " + std::to_string(i + 1) +
+                                 " needs one '::: answer' div, last in its "
+                                 "item (found " + std::to_string(answers) +
+                                 ")");
+    }
+  }
+}
+
+void read_failure_modes(Chapter& ch, Diagnostics& diags, const Json& content,
+                        int line) {
+  const Json* items = ending_list(ch, diags, content, line, "failure-modes",
+                                  "BulletList");
+  if (!items) return;
+  for (std::size_t i = 0; i < items->size(); ++i) {
+    const Json& first = (*items)[i].front();
+    bool named = (first["t"] == "Plain" || first["t"] == "Para") &&
+                 !first["c"].empty() && first["c"][0]["t"] == "Strong";
+    if (!named) {
+      diags.add(ch.at(line), "failure mode " + std::to_string(i + 1) +
+                                 " must begin with its name in bold "
+                                 "(**Name.**), then say how it shows in "
+                                 "the numbers");
+    }
+  }
+}
+
+}  // namespace
+
+void read_ending(Chapter& ch, Diagnostics& diags, const Json& attr,
+                 const Json& content, int line) {
+  const std::string kind = ending_kind(attr);
+  if (kind.empty()) return;
+  for (const auto& seen : ch.checkpoints) {
+    if (seen.kind == kind) {
+      diags.add(ch.at(line), "a second " + kind + " block (the first is at "
+                             "line " + std::to_string(seen.line) + "); a "
+                             "chapter ends with one");
+      return;
+    }
+  }
+  ch.checkpoints.push_back({kind, line});
+  if (kind == "self-check") {
+    read_self_check(ch, diags, content, line);
+  } else {
+    read_failure_modes(ch, diags, content, line);
+  }
+}
+
 void check_checkpoints(const Chapter& ch, Diagnostics& diags) {
-  if (ch.checkpoints.empty()) return;
   std::string missing;
+  const Checkpoint* first = nullptr;
   for (const char* kind : {"predict", "experiment", "implement", "explain"}) {
     bool found = false;
-    for (const auto& c : ch.checkpoints) found = found || c.kind == kind;
+    for (const auto& c : ch.checkpoints) {
+      if (c.kind != kind) continue;
+      found = true;
+      if (!first || c.line < first->line) first = &c;
+    }
     if (!found) missing += missing.empty() ? kind : std::string(", ") + kind;
   }
-  if (missing.empty()) return;
-  diags.add(ch.at(ch.checkpoints.front().line),
-            "checkpoints: this chapter has some but lacks " + missing +
-                " (a chapter with checkpoints has all four: predict, "
-                "experiment, implement, explain)");
+  if (first && !missing.empty()) {
+    diags.add(ch.at(first->line),
+              "checkpoints: this chapter has some but lacks " + missing +
+                  " (a chapter with checkpoints has all four: predict, "
+                  "experiment, implement, explain)");
+  }
+  const Checkpoint* self_check = nullptr;
+  const Checkpoint* failures = nullptr;
+  for (const auto& c : ch.checkpoints) {
+    if (c.kind == "self-check") self_check = &c;
+    if (c.kind == "failure-modes") failures = &c;
+  }
+  if (!self_check != !failures) {
+    const Checkpoint& one = self_check ? *self_check : *failures;
+    diags.add(ch.at(one.line),
+              std::string("a chapter that ends with ") +
+                  (self_check ? "self-check questions" : "failure modes") +
+                  " also needs " +
+                  (self_check ? "a '::: failure-modes' list"
+                              : "'::: self-check' questions"));
+  }
 }
 
 }  // namespace litbook
@@ -181,6 +299,37 @@ std::string checkpoint_html(HtmlWriter& w, const std::string& kind,
     out += "<details class=\"answer checkpoint-answer\"><summary>" +
            std::string(info.answer_label) + "</summary>\n" + answer +
            "</details>\n";
+  }
+  return out + "</div>\n";
+}
+
+std::string ending_html(HtmlWriter& w, const std::string& kind,
+                        const Json& content) {
+  const bool self_check = kind == "self-check";
+  std::string out = std::string("<div class=\"callout ") + kind +
+                    "\" role=\"note\"><p class=\"callout-title\">" +
+                    (self_check ? "Check yourself" : "Common failure modes") +
+                    "</p>\n";
+  for (const auto& b : content) {
+    if (!self_check || b["t"] != "OrderedList") {
+      out += w.blocks(Json::array({b}));
+      continue;
+    }
+    // Each question with its answer collapsed under it.
+    out += "<ol class=\"self-check-list\">\n";
+    for (const auto& item : b["c"][1]) {
+      out += "<li>";
+      for (const auto& part : item) {
+        if (part["t"] == "Div" && attr_has_class(part["c"][0], "answer")) {
+          out += "<details class=\"answer\"><summary>Answer</summary>\n" +
+                 w.blocks(part["c"][1]) + "</details>\n";
+        } else {
+          out += w.blocks(Json::array({part}));
+        }
+      }
+      out += "</li>\n";
+    }
+    out += "</ol>\n";
   }
   return out + "</div>\n";
 }

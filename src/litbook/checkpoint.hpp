@@ -1,5 +1,6 @@
 // The learner's four checkpoints (predict, experiment, implement,
-// explain): how a chapter writes them and what check requires of them.
+// explain) and the blocks a chapter ends with (self-check questions,
+// failure modes): how a chapter writes them and what check requires.
 // Extract calls read_checkpoint on every div and check_checkpoints once
 // the chapter is walked; render asks checkpoint_kind which block it has.
 #pragma once
@@ -21,8 +22,25 @@ std::string checkpoint_kind(const Json& attr, const Json& content);
 void read_checkpoint(Chapter& ch, Diagnostics& diags, const Json& attr,
                      const Json& content, int line);
 
-/// A chapter that declares any checkpoint must declare all four.
+/// The block a chapter ends with that a div declares: "self-check" (a
+/// numbered list of questions, each with its `answer`) or "failure-modes"
+/// (a bulleted list, each item opening with the mode's name in bold);
+/// empty for any other div.
+std::string ending_kind(const Json& attr);
+
+/// Validates one div's self-check or failure-modes block, if it is one,
+/// and records it in ch.checkpoints under its kind.
+void read_ending(Chapter& ch, Diagnostics& diags, const Json& attr,
+                 const Json& content, int line);
+
+/// A chapter that declares any checkpoint must declare all four, and one
+/// that has self-check questions or failure modes must have both.
 void check_checkpoints(const Chapter& ch, Diagnostics& diags);
+
+/// The HTML of a self-check or failure-modes div: a callout, the answers
+/// collapsed under their questions.
+std::string ending_html(HtmlWriter& w, const std::string& kind,
+                        const Json& content);
 
 /// The HTML of a checkpoint div. The page reads as plain text without
 /// JavaScript (the question, the steps, the answer collapsed); book.js's

@@ -243,6 +243,7 @@ struct Walker {
       }
     }
     read_checkpoint(ch, diags, attr, content, line);
+    read_ending(ch, diags, attr, content, line);
     blocks(content);
   }
 

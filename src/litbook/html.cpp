@@ -485,6 +485,9 @@ std::string HtmlWriter::div(const Json& node) {
   if (auto kind = checkpoint_kind(attr, content); !kind.empty()) {
     return checkpoint_html(*this, kind, attr, content);
   }
+  if (auto kind = ending_kind(attr); !kind.empty()) {
+    return ending_html(*this, kind, content);
+  }
   for (const auto& [cls, title] : kCallouts) {
     if (attr_has_class(attr, cls)) {
       // A note in the flow of the text, not a landmark: a page has many.

@@ -2731,6 +2731,98 @@ TEST_CASE("a chapter with checkpoints needs all four, each well formed",
   REQUIRE_THAT(r.err, HasLine(message));
 }
 
+// ---- the end of a chapter: self-check questions and failure modes ---------
+
+const char* const kSelfCheck =
+    "::: self-check\n"
+    "1. Why?\n\n   ::: answer\n   Because.\n   :::\n\n"
+    "2. How much?\n\n   ::: answer\n   Four.\n   :::\n"
+    ":::\n";
+const char* const kFailureModes =
+    "::: failure-modes\n"
+    "- **Off by one.** The last row is all zeros.\n"
+    "- **Axes swapped.** Columns sum to 1, rows do not.\n"
+    ":::\n";
+
+TEST_CASE("self-check questions and failure modes: each malformed one is "
+          "reported at its line", "[tool][checkpoints]") {
+  Project p;
+  p.book({"01-alpha"});
+  // The front matter takes lines 1-10, "Text." is line 11, the first
+  // block opens on line 13; kSelfCheck is 13 lines long.
+  std::string text, message;
+  SECTION("self-check questions without failure modes") {
+    text = std::string("Text.\n\n") + kSelfCheck;
+    message = "chapters/01-alpha.md:13: a chapter that ends with self-check "
+              "questions also needs a '::: failure-modes' list";
+  }
+  SECTION("failure modes without self-check questions") {
+    text = std::string("Text.\n\n") + kFailureModes;
+    message = "chapters/01-alpha.md:13: a chapter that ends with failure "
+              "modes also needs '::: self-check' questions";
+  }
+  SECTION("a question without an answer") {
+    text = std::string("Text.\n\n::: self-check\n1. Why?\n\n   ::: answer\n"
+                       "   Because.\n   :::\n\n2. And?\n:::\n\n") +
+           kFailureModes;
+    message = "chapters/01-alpha.md:13: self-check question 2 needs one "
+              "'::: answer' div, last in its item (found 0)";
+  }
+  SECTION("questions as a bulleted list") {
+    text = std::string("Text.\n\n::: self-check\n- Why?\n- And?\n:::\n\n") +
+           kFailureModes;
+    message = "chapters/01-alpha.md:13: self-check holds one numbered list "
+              "(found 1 of the other kind)";
+  }
+  SECTION("one failure mode") {
+    text = std::string("Text.\n\n") + kSelfCheck +
+           "\n::: failure-modes\n- **Off by one.** Zeros.\n:::\n";
+    message = "chapters/01-alpha.md:27: failure-modes needs at least 2 items "
+              "(found 1)";
+  }
+  SECTION("a failure mode without its name") {
+    text = std::string("Text.\n\n") + kSelfCheck +
+           "\n::: failure-modes\n- **Off by one.** Zeros.\n- Rows sum to 3."
+           "\n:::\n";
+    message = "chapters/01-alpha.md:27: failure mode 2 must begin with its "
+              "name in bold (**Name.**), then say how it shows in the numbers";
+  }
+  SECTION("two self-checks") {
+    text = std::string("Text.\n\n") + kSelfCheck + "\n" + kFailureModes +
+           "\n" + kSelfCheck;
+    message = "chapters/01-alpha.md:32: a second self-check block (the first "
+              "is at line 13); a chapter ends with one";
+  }
+  p.chapter("01-alpha", text);
+  auto r = check_fails(p);
+  REQUIRE_THAT(r.err, HasLine(message));
+}
+
+TEST_CASE("self-check answers render collapsed under their questions",
+          "[tool][checkpoints][render]") {
+  Project p;
+  p.book({"01-alpha"});
+  p.chapter("01-alpha", std::string("Text.\n\n") + kSelfCheck + "\n" +
+                            kFailureModes);
+  p.copy_from_source("book/template.html");
+  auto page = p.litbook({"render", "chapters/01-alpha.md", "--site", "site"});
+  LOG_RUN(page);
+  REQUIRE(page.status == 0);
+  std::string html = p.read("site/01-alpha.html");
+  auto has = [&](const std::string& text) {
+    INFO("looking for: " << text);
+    CHECK(html.find(text) != std::string::npos);
+  };
+  has("<div class=\"callout self-check\" role=\"note\"><p "
+      "class=\"callout-title\">Check yourself</p>\n<ol "
+      "class=\"self-check-list\">\n<li><p>Why?</p>\n<details "
+      "class=\"answer\"><summary>Answer</summary>\n<p>Because.</p>\n"
+      "</details>\n</li>\n<li>");
+  has("<div class=\"callout failure-modes\" role=\"note\"><p "
+      "class=\"callout-title\">Common failure modes</p>\n<ul>\n<li><strong>"
+      "Off by one.</strong> The last row is all zeros.</li>");
+}
+
 TEST_CASE("a chapter without checkpoints, or with a plain prediction box, "
           "passes", "[tool][checkpoints]") {
   Project p;

@@ -35,8 +35,10 @@ async function violations(file, scheme) {
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.emulateMedia({ colorScheme: scheme });
   await page.goto(pathToFileURL(path.join(bookDir, file)).href, { waitUntil: "load" });
-  await page.evaluate(() => localStorage.removeItem("book-theme"));
-  await page.reload({ waitUntil: "load" });
+  // The profile is fresh and nothing here clicks the toggle, so no saved
+  // choice overrides the system's scheme.
+  const saved = await page.evaluate(() => localStorage.getItem("book-theme"));
+  assert.equal(saved, null, `${file}: a theme is saved (${saved}); the system's scheme would not apply`);
   await page.evaluate(() => document.fonts.ready);
   await page.addScriptTag({ path: axeSource });
   const found = await page.evaluate(async () => {

@@ -33,14 +33,14 @@ file(MAKE_DIRECTORY ${MODEL_DIR} ${OUT_DIR} ${SITE_DIR} ${STAMP_DIR}
 set(LITBOOK $<TARGET_FILE:litbook>)
 
 # NN-slug.md is chapter NN; NNr-slug.md the review page after chapter NN.
-file(GLOB BOOK_CHAPTER_FILES CONFIGURE_DEPENDS
-     ${BOOK_SOURCE}/chapters/[0-9][0-9]-*.md
-     ${BOOK_SOURCE}/chapters/[0-9][0-9]r-*.md)
-list(SORT BOOK_CHAPTER_FILES)
-set(BOOK_STEMS "")
-foreach(f IN LISTS BOOK_CHAPTER_FILES)
-  get_filename_component(stem ${f} NAME_WE)
-  list(APPEND BOOK_STEMS ${stem})
+# book/book.yaml lists them (cmake/BookChapters.cmake reads it).
+include(${BOOK_SOURCE}/cmake/BookChapters.cmake)
+book_read_chapters(${BOOK_SOURCE}/book/book.yaml BOOK_STEMS)
+foreach(stem IN LISTS BOOK_STEMS)
+  if(NOT EXISTS ${BOOK_SOURCE}/chapters/${stem}.md)
+    message(FATAL_ERROR "book/book.yaml lists ${stem}, but there is no "
+            "chapters/${stem}.md")
+  endif()
 endforeach()
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
              ${BOOK_SOURCE}/book/book.yaml)

@@ -92,10 +92,12 @@ set(SNIPPET_HEADERS "")
 foreach(h IN LISTS LITBOOK_HEADERS)
   list(APPEND SNIPPET_HEADERS ${SNIPPETS_DIR}/${h})
 endforeach()
-set(SNIPPET_FILES ${SNIPPET_HEADERS} ${SNIPPETS_DIR}/snippets.cmake)
+set(LLM_SOURCES "")
 foreach(src IN LISTS LITBOOK_LIBRARY_SOURCES)
-  list(APPEND SNIPPET_FILES ${SNIPPETS_DIR}/${src})
+  list(APPEND LLM_SOURCES ${SNIPPETS_DIR}/${src})
 endforeach()
+set(SNIPPET_FILES ${SNIPPET_HEADERS} ${SNIPPETS_DIR}/snippets.cmake
+    ${LLM_SOURCES})
 foreach(demo IN LISTS LITBOOK_DEMOS)
   list(APPEND SNIPPET_FILES ${SNIPPETS_DIR}/demos/${demo}.cpp)
 endforeach()
@@ -117,29 +119,19 @@ add_custom_target(tangle DEPENDS ${STAMP_DIR}/tangle.stamp)
 add_dependencies(tangle book_model)
 
 # ---- the library and the demos -----------------------------------------
-set(LLM_SOURCES "")
-foreach(src IN LISTS LITBOOK_LIBRARY_SOURCES)
-  list(APPEND LLM_SOURCES ${SNIPPETS_DIR}/${src})
-endforeach()
-if(LLM_SOURCES)
-  add_library(llm STATIC ${LLM_SOURCES})
-else()
-  add_library(llm INTERFACE)
-endif()
-target_include_directories(llm INTERFACE ${SNIPPETS_DIR})
-if(LLM_SOURCES)
-  target_include_directories(llm PUBLIC ${SNIPPETS_DIR})
-endif()
-add_dependencies(llm tangle)
 # The tangled code compiles through `litbook compile`, which adds after each
 # diagnostic about snippets/FILE:N the chapter line it came from. (Not
 # #line markers: they would clutter the committed snippets a reader opens,
 # and the compiler would then name only the chapter, not the file it built.)
 set(SNIPPET_LAUNCHER ${LITBOOK} compile
     --lines ${LISTINGS_DIR}/snippet-lines.json -- ${CMAKE_CXX_COMPILER_LAUNCHER})
-if(LLM_SOURCES)
-  set_target_properties(llm PROPERTIES CXX_COMPILER_LAUNCHER "${SNIPPET_LAUNCHER}")
+if(EXISTS ${SNIPPETS_DIR}/snippets.cmake)
+  book_snippet_build(SNIPPETS ${SNIPPETS_DIR} LAUNCHER ${SNIPPET_LAUNCHER})
+else()
+  add_library(llm INTERFACE)
+  target_include_directories(llm INTERFACE ${SNIPPETS_DIR})
 endif()
+add_dependencies(llm tangle)
 
 include(${BOOK_SOURCE}/cmake/Corpus.cmake)
 
@@ -151,11 +143,7 @@ include(${BOOK_SOURCE}/cmake/Corpus.cmake)
 # outputs reruns this one.
 set(BOOK_RUN_TARGETS "")
 foreach(stem IN LISTS LITBOOK_DEMOS)
-  string(REGEX MATCH "^[0-9]+r?" number ${stem})
-  set(exe ch${number})
-  add_executable(${exe} ${SNIPPETS_DIR}/demos/${stem}.cpp)
-  target_link_libraries(${exe} PRIVATE llm bookio)
-  set_target_properties(${exe} PROPERTIES CXX_COMPILER_LAUNCHER "${SNIPPET_LAUNCHER}")
+  book_demo_target(${stem} exe)
   set(demo_args --timeout 60)
   if(DEFINED LITBOOK_DEMO_ARGS_${stem})
     set(demo_args ${LITBOOK_DEMO_ARGS_${stem}})
@@ -182,14 +170,8 @@ foreach(stem IN LISTS LITBOOK_DEMOS)
   list(APPEND BOOK_RUN_TARGETS run_${exe})
 endforeach()
 
-# Programs for readers (snippets/programs/NAME.cpp, e.g. tinyllm): built
-# from the chapters' code like a demo, but never run by the build.
-foreach(program IN LISTS LITBOOK_PROGRAMS)
-  add_executable(${program} ${SNIPPETS_DIR}/programs/${program}.cpp)
-  target_link_libraries(${program} PRIVATE llm)
-  set_target_properties(${program} PROPERTIES
-                        CXX_COMPILER_LAUNCHER "${SNIPPET_LAUNCHER}")
-endforeach()
+# Programs for readers (snippets/programs/NAME.cpp, e.g. tinyllm) are
+# built by book_snippet_build like a demo, but never run by the build.
 
 # ---- check and render ---------------------------------------------------
 set(BOOK_CHECK_STAMPS "")
@@ -273,11 +255,17 @@ add_custom_command(
           --out ${MODEL_DIR}/api-symbols.json
   COMMAND ${CMAKE_COMMAND} -E rm -rf ${SITE_DIR}/api
   COMMAND ${CMAKE_COMMAND} -E rename ${BOOK_BUILD}/doxygen/html ${SITE_DIR}/api
+  # Each symbol links back to the listing that teaches it.
+  COMMAND ${LITBOOK} api-links --api-dir ${SITE_DIR}/api
+          --api ${MODEL_DIR}/api-symbols.json
+          --lines ${LISTINGS_DIR}/snippet-lines.json --model-dir ${MODEL_DIR}
+          --book-index ${MODEL_DIR}/book-index.json
   COMMAND ${CMAKE_COMMAND} -E touch ${STAMP_DIR}/api.stamp
   # Listings link the symbols they define: render reads this list, which
   # changes only when a symbol moves (written only when its bytes change).
   BYPRODUCTS ${MODEL_DIR}/api-symbols.json
   DEPENDS ${SNIPPET_HEADERS} ${LLM_SOURCES} ${BOOK_BUILD}/Doxyfile litbook
+          ${BOOK_SOURCE}/book/api.css ${MODEL_DIR}/book-index.json
   WORKING_DIRECTORY ${BOOK_SOURCE}
   COMMENT "Generating the API reference"
   VERBATIM)

@@ -50,7 +50,7 @@ fi
 # -O0 compiles fastest, and comparing its outputs with the -O2 book's
 # is the determinism check.
 # Only this chapter's demo: each earlier demo has its own snapshot.
-demo=""
+demo="" number=${stem%%-*}
 sed -n '/^set(LITBOOK_DEMOS/,/^)/p' "$work/snippets/snippets.cmake" \
   | grep -qx " *$stem" && demo=$stem
 cmake -S "$root/tests/snapshot" -B "$work/build" -G Ninja "${cache[@]}" \
@@ -68,10 +68,10 @@ fi
 # Demos read other demos' published files (front matter demo.reads) from
 # the book build's outputs.
 export BOOK_OUTPUTS="$outputs"
-if [[ -x "$work/build/demo-$stem" ]] &&
+if [[ -x "$work/build/ch$number" ]] &&
    grep -q "^set(LITBOOK_DEMO_ARGS_$stem .*--quick" "$work/snippets/snippets.cmake"; then
-  "$root/tools/quick-trace-check.sh" "$work/build/demo-$stem" "$stem" "$outputs" "$work"
-elif [[ -x "$work/build/demo-$stem" ]]; then
+  "$root/tools/quick-trace-check.sh" "$work/build/ch$number" "$stem" "$outputs" "$work"
+elif [[ -x "$work/build/ch$number" ]]; then
   [[ -d "$outputs/$stem" ]] || { echo "snapshot $stem: no $outputs/$stem; build the book first" >&2; exit 1; }
   # The chapter's own limit is for -O2; -O0 gets at least 600 s.
   timeout=$(sed -n "s/^set(LITBOOK_DEMO_ARGS_$stem .*--timeout \([0-9]*\).*/\1/p" \
@@ -79,7 +79,7 @@ elif [[ -x "$work/build/demo-$stem" ]]; then
   ((${timeout:-0} > 600)) || timeout=600
   # One run: the book build already ran it twice and compared the runs.
   rm -rf "$work/out"
-  if ! "$litbook" run-demo --exe "$work/build/demo-$stem" --out "$work/out" \
+  if ! "$litbook" run-demo --exe "$work/build/ch$number" --out "$work/out" \
          --chapter "chapters/$stem.md" --timeout "$timeout" --runs 1; then
     echo "snapshot $stem: the demo failed as of this chapter" >&2
     exit 1

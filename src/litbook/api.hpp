@@ -6,7 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "book.hpp"
 #include "chapter.hpp"
+#include "tangle.hpp"
 
 namespace litbook {
 
@@ -34,5 +36,31 @@ std::vector<ApiSymbol> api_symbols_from_json(const Json& j);
 std::vector<const ApiSymbol*> symbols_on_lines(
     const std::vector<ApiSymbol>& symbols, const std::string& file,
     const Json& ranges);
+
+/// Where the book teaches a line of the library: the chapter page (with
+/// the listing's anchor when the line is in a listing the page shows) and
+/// a label such as "chapter 7, Tensor storage".
+struct Taught {
+  std::string href;   ///< "07-tensor-storage.html#region-NAME"
+  std::string label;
+};
+
+/// The chapter that wrote line `line` of snippet `file`, from the
+/// origins tangle records (snippet-lines.json); nullopt for a line no
+/// chapter wrote.
+std::optional<Taught> taught_at(const Json& origins,
+                                const std::vector<ChapterCode>& chapters,
+                                const BookIndex& index,
+                                const std::string& file, int line);
+
+/// Rewrites Doxygen's HTML in `api_dir` so that it leads back to the
+/// book: a link to the book on every page, under each symbol the chapter
+/// listing that declares it, and on the main page a table of the headers
+/// with the chapter each starts in. Returns how many symbols got a link.
+std::size_t link_api_to_book(const fs::path& api_dir,
+                             const std::vector<ApiSymbol>& symbols,
+                             const Json& origins,
+                             const std::vector<ChapterCode>& chapters,
+                             const BookIndex& index);
 
 }  // namespace litbook

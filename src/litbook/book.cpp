@@ -158,6 +158,20 @@ Book load_book(const fs::path& root) {
     diags.add({display, 1}, "missing 'parts' (a list of parts)");
     diags.throw_if_any();
   }
+  if (meta.contains("require")) {
+    const Json& r = meta["require"];
+    std::vector<Json> items = r["t"] == "MetaList" ? r["c"].get<std::vector<Json>>()
+                                                   : std::vector<Json>{r};
+    for (const auto& item : items) {
+      std::string what = meta_string(item);
+      if (what != "checkpoints" && what != "chapter-end") {
+        diags.add({display, line_of(yaml, "require")},
+                  "require: unknown requirement '" + what +
+                      "' (expected checkpoints or chapter-end)");
+      }
+      book.require.push_back(what);
+    }
+  }
   PartReader parts{root, yaml, display, book, diags, {}};
   for (const auto& p : meta["parts"]["c"]) parts.read(p["c"]);
   check_all_listed(root, parts.seen, diags);

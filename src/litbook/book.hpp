@@ -21,6 +21,10 @@ struct Book {
   std::string title;
   std::vector<Part> parts;
   std::vector<std::string> order;  ///< every chapter stem in reading order
+  /// What book.yaml's `require:` asks of every chapter: "checkpoints"
+  /// (the four learner checkpoints) and "chapter-end" (self-check
+  /// questions and failure modes).
+  std::vector<std::string> require;
 
   fs::path chapter_path(const std::string& stem) const {
     return root / "chapters" / (stem + ".md");

@@ -113,6 +113,37 @@ void read_checkpoint(Chapter& ch, Diagnostics& diags, const Json& attr,
   }
 }
 
+void check_required(const Chapter& ch, const std::vector<std::string>& require,
+                    Diagnostics& diags) {
+  auto has = [&](const char* kind) {
+    for (const auto& c : ch.checkpoints) {
+      if (c.kind == kind) return true;
+    }
+    return false;
+  };
+  auto need = [&](std::initializer_list<const char*> kinds, const char* what,
+                  const char* section) {
+    std::string missing;
+    for (const char* k : kinds) {
+      if (!has(k)) missing += missing.empty() ? k : std::string(", ") + k;
+    }
+    if (missing.empty()) return;
+    diags.add(ch.at(1), std::string("book/book.yaml requires ") + what +
+                            " in every chapter; this one lacks " + missing +
+                            " (chapters/README.md, \"" + section + "\")");
+  };
+  for (const auto& r : require) {
+    if (r == "checkpoints") {
+      need({"predict", "experiment", "implement", "explain"},
+           "the four learner checkpoints", "Learner checkpoints");
+    } else if (r == "chapter-end") {
+      need({"self-check", "failure-modes"},
+           "self-check questions and failure modes",
+           "The end of a chapter: self-check questions and failure modes");
+    }
+  }
+}
+
 std::string ending_kind(const Json& attr) {
   for (const char* k : {"self-check", "failure-modes"}) {
     if (attr_has_class(attr, k)) return k;

@@ -37,6 +37,11 @@ void read_ending(Chapter& ch, Diagnostics& diags, const Json& attr,
 /// that has self-check questions or failure modes must have both.
 void check_checkpoints(const Chapter& ch, Diagnostics& diags);
 
+/// What book.yaml's `require:` asks of every chapter ("checkpoints",
+/// "chapter-end"), reported at the chapter's line 1.
+void check_required(const Chapter& ch, const std::vector<std::string>& require,
+                    Diagnostics& diags);
+
 /// The HTML of a self-check or failure-modes div: a callout, the answers
 /// collapsed under their questions.
 std::string ending_html(HtmlWriter& w, const std::string& kind,

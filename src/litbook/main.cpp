@@ -10,6 +10,7 @@
 #include "api.hpp"
 #include "book.hpp"
 #include "check.hpp"
+#include "checkpoint.hpp"
 #include "demo.hpp"
 #include "render.hpp"
 #include "search.hpp"
@@ -33,6 +34,7 @@ const char* kUsage =
     "  verify-site  check a built book: links, anchors, KaTeX errors\n"
     "  search-index write the search index of the rendered chapters\n"
     "  api-symbols  list the API reference's symbols for listings\n"
+    "  api-links  link the API reference's pages back to the chapters\n"
     "  compile    run a compiler; name the chapter line of each diagnostic\n"
     "\n"
     "Every command takes --root DIR (the project root, default: .) and\n"
@@ -184,6 +186,17 @@ std::map<std::string, CommandSpec> steps_commands() {
       "anchor and the file and line that declare and define it. Writes\n"
       "only when the bytes change.\n",
       {"xml", "out", "root"},
+      {}}},
+    {"api-links",
+     {"usage: litbook api-links --api-dir DIR --api FILE --lines FILE\n"
+      "                         --model-dir DIR --book-index FILE\n"
+      "\n"
+      "Rewrites the API reference's HTML in DIR (Doxygen's) so that it\n"
+      "leads back to the book: a link to the book on every page, under each\n"
+      "symbol of FILE (api-symbols) the chapter listing that declares it,\n"
+      "found through --lines (tangle's snippet-lines.json), and on the main\n"
+      "page the library's headers with the chapters that start them.\n",
+      {"api-dir", "api", "lines", "model-dir", "book-index", "root"},
       {}}},
     {"publish",
      {"usage: litbook publish --site DIR --book DIR\n"
@@ -510,6 +523,7 @@ int cmd_check(const Args& a) {
                                        index)) {
       all.add(d.where, d.message);
     }
+    check_required(ch, book.require, all);
   }
   all.throw_if_any();
   touch(a.get("stamp"));
@@ -649,6 +663,18 @@ int run(int argc, char** argv) {
     std::optional<fs::path> cache;
     if (auto dir = a.get("cache")) cache = fs::path(*dir) / "search";
     write_if_changed(a.need("out"), search_index_script(index, a.need("site"), cache));
+    return 0;
+  }
+  if (a.command == "api-links") {
+    Book book = load_book(root_of(a));
+    auto symbols = api_symbols_from_json(Json::parse(read_file(a.need("api"))));
+    Json origins = Json::parse(read_file(a.need("lines")));
+    auto chapters = load_code(book, model_dir(a), book.order.size());
+    BookIndex index = load_index(a, book, nullptr);
+    std::size_t n = link_api_to_book(a.need("api-dir"), symbols, origins,
+                                     chapters, index);
+    std::cout << "api: " << n << " of " << symbols.size()
+              << " symbols link to their chapters\n";
     return 0;
   }
   if (a.command == "api-symbols") {

@@ -2798,6 +2798,52 @@ TEST_CASE("self-check questions and failure modes: each malformed one is "
   REQUIRE_THAT(r.err, HasLine(message));
 }
 
+TEST_CASE("book.yaml's require: makes every chapter have the checkpoints "
+          "and the chapter end", "[tool][checkpoints][book]") {
+  Project p;
+  p.book({"01-alpha", "02-beta"});
+  std::string full = checkpoints_text() + kSelfCheck + "\n" + kFailureModes;
+  p.chapter("01-alpha", full);
+  p.outputs("01-alpha", "", "{\"sum\": {\"kind\": \"number\", \"value\": \"4\"}}\n");
+  p.chapter("02-beta", "Text.\n");
+  SECTION("without require: a chapter without them passes") {
+    check_passes(p);
+  }
+  SECTION("require: checkpoints") {
+    p.write("book/book.yaml", "require: [checkpoints]\n" +
+                                  book_yaml({"01-alpha", "02-beta"}));
+    auto r = check_fails(p);
+    CHECK_THAT(r.err, HasLine("chapters/02-beta.md:1: book/book.yaml requires "
+                              "the four learner checkpoints in every chapter; "
+                              "this one lacks predict, experiment, implement, "
+                              "explain (chapters/README.md, \"Learner "
+                              "checkpoints\")"));
+    CHECK(r.err.find("01-alpha") == std::string::npos);
+    CHECK(r.err.find("self-check") == std::string::npos);
+  }
+  SECTION("require: both, one chapter has only the checkpoints") {
+    p.write("book/book.yaml", "require:\n  - checkpoints\n  - chapter-end\n" +
+                                  book_yaml({"01-alpha", "02-beta"}));
+    p.chapter("02-beta", checkpoints_text());
+    p.outputs("02-beta", "", "{\"sum\": {\"kind\": \"number\", \"value\": \"4\"}}\n");
+    auto r = check_fails(p);
+    CHECK_THAT(r.err, HasLine("chapters/02-beta.md:1: book/book.yaml requires "
+                              "self-check questions and failure modes in every "
+                              "chapter; this one lacks self-check, "
+                              "failure-modes (chapters/README.md, \"The end of "
+                              "a chapter: self-check questions and failure "
+                              "modes\")"));
+  }
+  SECTION("an unknown requirement") {
+    p.write("book/book.yaml", "require: [exercises]\n" +
+                                  book_yaml({"01-alpha", "02-beta"}));
+    auto r = check_fails(p);
+    CHECK_THAT(r.err, HasLine("book/book.yaml:1: require: unknown requirement "
+                              "'exercises' (expected checkpoints or "
+                              "chapter-end)"));
+  }
+}
+
 TEST_CASE("self-check answers render collapsed under their questions",
           "[tool][checkpoints][render]") {
   Project p;

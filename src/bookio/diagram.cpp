@@ -131,7 +131,9 @@ void Canvas::path_arrow(const std::vector<std::pair<double, double>>& points,
   const double x = tx, y = ty;
   if (n > 7) tx -= (tx - px) / n * 6, ty -= (ty - py) / n * 6;
   std::string d;
-  for (const auto& [a, b] : p) d += (d.empty() ? "" : " ") + num(a) + "," + num(b);
+  for (const auto& [a, b] : p) {
+    d += (d.empty() ? "" : " ") + num(a) + "," + num(b);
+  }
   body_ += "<polyline points=\"" + d + "\" fill=\"none\" stroke=\"" +
            xml_escape(stroke) + "\" stroke-width=\"1.5\"/>\n";
   arrowhead(x, y, x - px, y - py, stroke);

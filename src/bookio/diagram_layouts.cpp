@@ -132,7 +132,9 @@ std::string to_svg(const BufferDiagram& d) {
   }
   for (const BufferMark& m : d.marks) check_cell(m.at, n, "mark");
   std::size_t mark_rows = 0, span_rows = 0;
-  for (std::size_t l : mark_levels(d.marks)) mark_rows = std::max(mark_rows, l + 1);
+  for (std::size_t l : mark_levels(d.marks)) {
+    mark_rows = std::max(mark_rows, l + 1);
+  }
   for (const BufferSpan& s : d.spans) {
     check_cell(s.last, n, "span");
     span_rows = std::max(span_rows, s.level + 1);
@@ -328,7 +330,7 @@ namespace {
 // residual paths in a lane to its left.
 
 constexpr double kBoxW = 150, kBoxH = 32, kAddR = 12, kEdge = 46;
-constexpr double kCentre = 250, kLane = kCentre - kBoxW / 2 - 44;
+constexpr double kCentre = 230, kLane = kCentre - kBoxW / 2 - 44;
 
 double stage_height(const FlowStage& s) { return s.add ? 2 * kAddR : kBoxH; }
 
@@ -387,6 +389,22 @@ void draw_skip(Canvas& c, const FlowDiagram& d, std::size_t k,
          {.size = 11, .anchor = "end", .fill = colour::muted});
 }
 
+// The desc, followed by each stage and its outgoing arrow in words, so
+// that a screen reader gets the numbers too ("RMSNorm_{1}" reads
+// "RMSNorm1").
+std::string flow_desc(const FlowDiagram& d) {
+  std::string out = d.desc;
+  for (const FlowStage& s : d.stages) {
+    std::string label;
+    for (char ch : s.label) {
+      if (ch != '_' && ch != '{' && ch != '}') label += ch;
+    }
+    out += (out.empty() ? "" : " ") + label;
+    out += s.edge.empty() ? "." : ", then " + s.edge + ";";
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string to_svg(const FlowDiagram& d) {
@@ -403,7 +421,13 @@ std::string to_svg(const FlowDiagram& d) {
     }
   }
   const std::vector<double> top = stage_tops(d);
-  Canvas c(640, top.back() + kMargin, d.title, d.desc);
+  double width = 0;  // the right end of the longest note or arrow label
+  for (const FlowStage& s : d.stages) {
+    const double note_x = kCentre + (s.add ? kAddR : kBoxW / 2) + 12;
+    width = std::max({width, note_x + text_width(s.note, 11),
+                      kCentre + 10 + text_width(s.edge, 11)});
+  }
+  Canvas c(width + kMargin, top.back() + kMargin, d.title, flow_desc(d));
   for (std::size_t k = 0; k < d.stages.size(); ++k) {
     draw_stage(c, d.stages[k], top[k]);
     draw_edge(c, d, k, top);

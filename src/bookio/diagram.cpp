@@ -132,7 +132,10 @@ void Canvas::path_arrow(const std::vector<std::pair<double, double>>& points,
   if (n > 7) tx -= (tx - px) / n * 6, ty -= (ty - py) / n * 6;
   std::string d;
   for (const auto& [a, b] : p) {
-    d += (d.empty() ? "" : " ") + num(a) + "," + num(b);
+    if (!d.empty()) d += ' ';
+    d += num(a);
+    d += ',';
+    d += num(b);
   }
   body_ += "<polyline points=\"" + d + "\" fill=\"none\" stroke=\"" +
            xml_escape(stroke) + "\" stroke-width=\"1.5\"/>\n";

@@ -165,8 +165,14 @@ double grid_width(const Matrix& m) {
   return static_cast<double>(m.cols) * kGridW;
 }
 
+// Built by appending: GCC 12 at -O3 warns (-Wrestrict, a false
+// positive) about "[" + std::string here.
 std::string shape_of(const Matrix& m) {
-  return "[" + count(m.rows) + "," + count(m.cols) + "]";
+  std::string s = "[";
+  s += count(m.rows);
+  s += ',';
+  s += count(m.cols);
+  return s + "]";
 }
 
 void check_matrix(const Matrix& m, std::size_t rows) {

@@ -19,7 +19,9 @@ endmacro()
 # through (src/bookio under `source`).
 function(book_bookio source)
   add_library(bookio STATIC ${source}/src/bookio/bookio.cpp
-                            ${source}/src/bookio/plot.cpp)
+                            ${source}/src/bookio/plot.cpp
+                            ${source}/src/bookio/diagram.cpp
+                            ${source}/src/bookio/diagram_layouts.cpp)
   target_include_directories(bookio PUBLIC ${source}/src)
 endfunction()
 

@@ -25,6 +25,10 @@ struct Walker {
   Diagnostics& diags;
   std::set<std::string> known_values;
   bool in_caption_div = false;
+  /// The checkpoint or chapter-end div being walked, if any: another one
+  /// inside it means a ':::' was left out before it.
+  std::string open_box{};
+  int open_box_line = 0;
   bool in_link = false;
 
   void blocks(const Json& list) {
@@ -244,7 +248,28 @@ struct Walker {
     }
     read_checkpoint(ch, diags, attr, content, line);
     read_ending(ch, diags, attr, content, line);
+    std::string box = checkpoint_kind(attr, content);
+    if (box.empty()) box = ending_kind(attr);
+    if (box.empty() && attr_has_class(attr, "prediction")) box = "prediction";
+    if (box.empty()) {
+      blocks(content);
+      return;
+    }
+    if (!open_box.empty()) {
+      const bool vowel = std::string("aeiou").find(box[0]) != std::string::npos;
+      diags.add(ch.at(line), (vowel ? "an " : "a ") + box +
+                                 " block inside the " + open_box +
+                                 " block of line " +
+                                 std::to_string(open_box_line) +
+                                 ": close that one with ':::' first");
+    }
+    std::string outer = open_box;
+    int outer_line = open_box_line;
+    open_box = box;
+    open_box_line = line;
     blocks(content);
+    open_box = outer;
+    open_box_line = outer_line;
   }
 
   // ---- inlines ----------------------------------------------------------

@@ -2719,6 +2719,13 @@ TEST_CASE("a chapter with checkpoints needs all four, each well formed",
     message = "chapters/01-alpha.md:32: an explain checkpoint needs a model "
               "answer (add a '::: answer' div inside it)";
   }
+  SECTION("a prediction left open holds the other three") {
+    text = checkpoints_text("", "predict",
+                            "::: prediction\nGuess the sum.\n\n::: answer\n"
+                            "It is [4]{value=sum}.\n:::\n");
+    message = "chapters/01-alpha.md:20: an experiment block inside the predict "
+              "block of line 13: close that one with ':::' first";
+  }
   SECTION("two of one kind") {
     text = checkpoints_text() + "::: {.implement tests=\"x\"}\nAgain.\n:::\n";
     message = "chapters/01-alpha.md:40: a second implement checkpoint (the "

@@ -69,6 +69,10 @@ test("every page loads with no console message, page error or KaTeX error", asyn
       headings: Array.from(document.querySelectorAll("h1, h2, h3, h4, h5, h6, nav, header, .page-toc"),
                            (h) => h.textContent).join(" "),
       bodyText: document.querySelector(".page-body")?.innerText ?? "",
+      // Listings, inline code, math and figures: the search shows prose.
+      codeText: Array.from(document.querySelectorAll(
+        ".page-body pre, .page-body code, .page-body svg, .page-body .katex"),
+        (e) => e.textContent).join(" "),
       sidebar: !!document.querySelector("nav.sidebar a[href]"),
       tablesWithoutCaption: Array.from(document.querySelectorAll(".page-body table"))
         .filter((t) => !t.caption || !t.caption.textContent.trim()).length,
@@ -142,7 +146,8 @@ test("every local link and anchor resolves", async () => {
   assert.deepEqual(problems, [], problems.join("\n"));
 });
 
-// A word of a chapter's prose that is in no title, heading or navigation
+// A word of a chapter's prose that is in no title, heading or navigation,
+// in none of its listings, code, math or figures (the search shows prose)
 // and in no other chapter, so that only that chapter's body can find it.
 function bodyOnlyTerm(file) {
   const words = (text) => new Set((text.toLowerCase().match(/[a-z]{7,}/g) || []));
@@ -151,6 +156,7 @@ function bodyOnlyTerm(file) {
     for (const w of words(facts.headings + " " + facts.title)) elsewhere.add(w);
     if (other !== file) for (const w of words(facts.bodyText)) elsewhere.add(w);
   }
+  for (const w of words(seen.get(file).codeText)) elsewhere.add(w);
   const candidates = [...words(seen.get(file).bodyText)].filter((w) => !elsewhere.has(w));
   assert.ok(candidates.length, `${file}: no word found only in its body to search for`);
   return candidates.sort()[0];

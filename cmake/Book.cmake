@@ -270,7 +270,7 @@ add_custom_command(
   COMMENT "Generating the API reference"
   VERBATIM)
 
-# ---- the attention workbench (chapter 25) ------------------------------
+# ---- the workbenches (book/workbench/NAME/) ---------------------------
 include(${BOOK_SOURCE}/cmake/Workbench.cmake)
 
 # ---- publish ------------------------------------------------------------

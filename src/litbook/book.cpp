@@ -53,6 +53,13 @@ std::optional<std::size_t> Book::find(std::string_view key) const {
   return std::nullopt;
 }
 
+const Workbench* Book::workbench(std::string_view name) const {
+  for (const auto& w : workbenches) {
+    if (w.name == name) return &w;
+  }
+  return nullptr;
+}
+
 const Part* Book::part_of(const std::string& stem) const {
   for (const auto& p : parts) {
     if (std::find(p.stems.begin(), p.stems.end(), stem) != p.stems.end()) {
@@ -121,6 +128,67 @@ struct PartReader {
   }
 };
 
+// book.yaml's `workbenches:`, each a name (lower-case letters and digits:
+// it names files and a JavaScript factory) whose directory
+// book/workbench/NAME/ holds NAME.hpp, NAME.cpp and NAME.js, and the
+// events it reports.
+void read_workbenches(const Json& list, const fs::path& root,
+                      const std::string& yaml, const std::string& display,
+                      Book& book, Diagnostics& diags) {
+  static const std::regex name_form("^[a-z][a-z0-9]*$");
+  static const std::regex event_form("^[a-z0-9]+(-[a-z0-9]+)*$");
+  if (list["t"] != "MetaList") {
+    diags.add({display, line_of(yaml, "workbenches")},
+              "workbenches: expected a list of workbenches");
+    return;
+  }
+  for (const auto& item : list["c"]) {
+    if (item["t"] != "MetaMap") {
+      diags.add({display, line_of(yaml, "workbenches")},
+                "workbenches: each item needs a 'name' and its 'events'");
+      continue;
+    }
+    const Json& m = item["c"];
+    Workbench w{meta_string(m.value("name", Json())), {}};
+    const int line = line_of(yaml, "name: " + w.name);
+    const std::string where = "workbench '" + w.name + "'";
+    if (!std::regex_match(w.name, name_form)) {
+      diags.add({display, line}, "workbenches: the name '" + w.name +
+                                     "' must be lower-case letters and "
+                                     "digits, starting with a letter");
+      continue;
+    }
+    if (book.workbench(w.name)) {
+      diags.add({display, line}, where + " is listed twice");
+      continue;
+    }
+    const fs::path dir = root / "book" / "workbench" / w.name;
+    for (const char* ext : {".hpp", ".cpp", ".js"}) {
+      if (!fs::exists(dir / (w.name + ext))) {
+        diags.add({display, line},
+                  where + ": book/workbench/" + w.name + "/" + w.name + ext +
+                      " does not exist");
+      }
+    }
+    const Json events = m.value("events", Json());
+    if (events.is_null() || events["t"] != "MetaList" || events["c"].empty()) {
+      diags.add({display, line}, where + " needs 'events', the list of what "
+                                         "it reports");
+    } else {
+      for (const auto& e : events["c"]) {
+        std::string name = meta_string(e);
+        if (!std::regex_match(name, event_form)) {
+          diags.add({display, line}, where + ": the event '" + name +
+                                         "' must be lower-case words "
+                                         "joined by '-'");
+        }
+        w.events.push_back(name);
+      }
+    }
+    book.workbenches.push_back(std::move(w));
+  }
+}
+
 // Every chapter file must be in the book. NNr-slug.md is the review page
 // of the part that chapter NN ends.
 void check_all_listed(const fs::path& root,
@@ -171,6 +239,9 @@ Book load_book(const fs::path& root) {
       }
       book.require.push_back(what);
     }
+  }
+  if (meta.contains("workbenches")) {
+    read_workbenches(meta["workbenches"], root, yaml, display, book, diags);
   }
   PartReader parts{root, yaml, display, book, diags, {}};
   for (const auto& p : meta["parts"]["c"]) parts.read(p["c"]);

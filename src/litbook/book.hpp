@@ -16,6 +16,16 @@ struct Part {
   std::vector<std::string> stems;  ///< NN-slug, in reading order
 };
 
+/// A workbench of book.yaml's `workbenches:`: the book's own C++ compiled
+/// to WebAssembly (book/workbench/NAME/), placed by a chapter's
+/// `::: {.workbench name=NAME}` div.
+struct Workbench {
+  std::string name;
+  /// What it reports as the reader works: the names an experiment step
+  /// may wait for (`[...]{when=EVENT}`).
+  std::vector<std::string> events;
+};
+
 struct Book {
   fs::path root;                   ///< the project root
   std::string title;
@@ -25,12 +35,15 @@ struct Book {
   /// (the four learner checkpoints) and "chapter-end" (self-check
   /// questions and failure modes).
   std::vector<std::string> require;
+  std::vector<Workbench> workbenches;
 
   fs::path chapter_path(const std::string& stem) const {
     return root / "chapters" / (stem + ".md");
   }
   /// Index of a chapter given by stem or id (as "NN-slug" or "slug").
   std::optional<std::size_t> find(std::string_view stem_or_id) const;
+  /// The workbench of that name, or nullptr.
+  const Workbench* workbench(std::string_view name) const;
   /// The part a chapter belongs to.
   const Part* part_of(const std::string& stem) const;
 };

@@ -105,6 +105,14 @@ struct Checkpoint {
   int line = 0;      ///< line of the div's opening fence
 };
 
+/// A name a chapter gives at a line: the workbench of a
+/// `::: {.workbench name=NAME}` div, or the event an experiment step
+/// waits for (`[...]{when=EVENT}`).
+struct NameAt {
+  std::string name;
+  int line = 0;
+};
+
 /// A number in prose that is neither bound, nor literal, nor exempt.
 struct UnboundNumber {
   std::string text;
@@ -130,6 +138,8 @@ struct Chapter {
   std::vector<Heading> headings;
   std::vector<Numbered> numbered;  ///< figures, tables, exercises in order
   std::vector<Checkpoint> checkpoints;
+  std::vector<NameAt> workbenches;  ///< the workbench divs, in order
+  std::vector<NameAt> step_events;  ///< every experiment step's `when`
   std::vector<UnboundNumber> unbound;
   std::vector<UnboundNumber> stray_tex;  ///< "$" or "\cmd" outside math
   /// The words of the prose in order, outside code, math, links and value

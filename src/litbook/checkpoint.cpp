@@ -1,5 +1,6 @@
 #include "checkpoint.hpp"
 
+#include <algorithm>
 #include <array>
 
 #include "html.hpp"
@@ -28,17 +29,21 @@ bool holds_value(const Json& node) {
   return node.contains("c") && holds_value(node["c"]);
 }
 
-// The `when` names of the spans below, each with its line (0 if unknown).
-void when_names(const Json& node, std::vector<std::string>& out) {
+// The `when` names of the spans below, each with its line (the line of
+// `line`'s block when the span has no position of its own).
+void when_names(const Json& node, int line, std::vector<NameAt>& out) {
   if (node.is_array()) {
-    for (const auto& child : node) when_names(child, out);
+    for (const auto& child : node) when_names(child, line, out);
     return;
   }
   if (!node.is_object() || !node.contains("t")) return;
   if (node["t"] == "Span") {
-    if (auto w = attr_get(node["c"][0], "when")) out.push_back(*w);
+    if (auto w = attr_get(node["c"][0], "when")) {
+      auto pos = parse_data_pos(attr_get(node["c"][0], "data-pos").value_or(""));
+      out.push_back({*w, pos ? pos->line : line});
+    }
   }
-  if (node.contains("c")) when_names(node["c"], out);
+  if (node.contains("c")) when_names(node["c"], line, out);
 }
 
 const Json* step_list(const Json& content) {
@@ -49,17 +54,6 @@ const Json* step_list(const Json& content) {
 }
 
 }  // namespace
-
-constexpr std::array<const char*, 5> kWorkbenchEvents = {
-    "mask-off", "split-broken", "last-token-only", "head0-only",
-    "head1-only"};
-
-bool is_workbench_event(const std::string& name) {
-  for (const char* e : kWorkbenchEvents) {
-    if (name == e) return true;
-  }
-  return false;
-}
 
 std::string checkpoint_kind(const Json& attr, const Json& content) {
   if (attr_has_class(attr, "prediction")) {
@@ -92,24 +86,70 @@ void read_checkpoint(Chapter& ch, Diagnostics& diags, const Json& attr,
       diags.add(ch.at(line), "an experiment needs a list of steps (one "
                              "list item per step)");
     }
-    std::vector<std::string> names;
-    when_names(content, names);
-    for (const auto& name : names) {
-      if (is_workbench_event(name)) continue;
-      std::string known;
-      for (const char* e : kWorkbenchEvents) {
-        known += known.empty() ? e : std::string(", ") + e;
-      }
-      diags.add(ch.at(line), "unknown workbench event '" + name +
-                             "' in an experiment step (expected one of: " +
-                             known + ")");
-    }
+    when_names(content, line, ch.step_events);
   } else if (kind == "implement" && !attr_get(attr, "tests")) {
     diags.add(ch.at(line), "an implement checkpoint needs tests=\"COMMAND\" "
                            "(the one command that runs its tests)");
   } else if (kind == "explain" && !has_answer(content)) {
     diags.add(ch.at(line), "an explain checkpoint needs a model answer "
                            "(add a '::: answer' div inside it)");
+  }
+}
+
+namespace {
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+}  // namespace
+
+void check_workbenches(const Chapter& ch, const std::vector<Workbench>& known,
+                       Diagnostics& diags) {
+  std::vector<std::string> known_names, page_names, events;
+  for (const auto& w : known) known_names.push_back(w.name);
+  for (const auto& use : ch.workbenches) {
+    const Workbench* w = nullptr;
+    for (const auto& k : known) {
+      if (k.name == use.name) w = &k;
+    }
+    if (use.name.empty()) {
+      diags.add(ch.at(use.line), "a workbench div needs name=NAME (one of "
+                                 "book/book.yaml's workbenches: " +
+                                 joined(known_names) + ")");
+    } else if (!w) {
+      diags.add(ch.at(use.line), "unknown workbench '" + use.name +
+                                     "' (book/book.yaml's workbenches: " +
+                                     (known_names.empty() ? std::string("none")
+                                                          : joined(known_names)) +
+                                     ")");
+    } else if (std::find(page_names.begin(), page_names.end(), use.name) !=
+               page_names.end()) {
+      diags.add(ch.at(use.line), "a second '" + use.name +
+                                     "' workbench on this page; a page has "
+                                     "one of each");
+    } else {
+      page_names.push_back(use.name);
+      events.insert(events.end(), w->events.begin(), w->events.end());
+    }
+  }
+  for (const auto& e : ch.step_events) {
+    if (std::find(events.begin(), events.end(), e.name) != events.end()) {
+      continue;
+    }
+    if (page_names.empty()) {
+      diags.add(ch.at(e.line), "an experiment step waits for '" + e.name +
+                                   "', but this page has no workbench to "
+                                   "report it (drop {when=...}, or place a "
+                                   "::: {.workbench name=NAME} div)");
+    } else {
+      diags.add(ch.at(e.line), "unknown workbench event '" + e.name +
+                                   "' in an experiment step (the " +
+                                   joined(page_names) + " workbench reports: " +
+                                   joined(events) + ")");
+    }
   }
 }
 

@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "book.hpp"
 #include "chapter.hpp"
 
 namespace litbook {
@@ -53,8 +54,10 @@ std::string ending_html(HtmlWriter& w, const std::string& kind,
 std::string checkpoint_html(HtmlWriter& w, const std::string& kind,
                             const Json& attr, const Json& content);
 
-/// The words a workbench reports and an experiment step may wait for
-/// (`[Turn the mask off.]{when=mask-off}`).
-bool is_workbench_event(const std::string& name);
+/// Each workbench div names a workbench of book.yaml, once a page, and
+/// each experiment step's `when` names an event one of the page's
+/// workbenches reports; each problem at its line.
+void check_workbenches(const Chapter& ch, const std::vector<Workbench>& known,
+                       Diagnostics& diags);
 
 }  // namespace litbook

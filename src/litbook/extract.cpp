@@ -246,6 +246,10 @@ struct Walker {
                                "'::: answer' div inside it)");
       }
     }
+    if (attr_has_class(attr, "workbench")) {
+      check_keys(attr, {"name"}, "a workbench");
+      ch.workbenches.push_back({attr_get(attr, "name").value_or(""), line});
+    }
     read_checkpoint(ch, diags, attr, content, line);
     read_ending(ch, diags, attr, content, line);
     std::string box = checkpoint_kind(attr, content);

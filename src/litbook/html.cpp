@@ -431,21 +431,28 @@ std::string HtmlWriter::caption_div(const std::string& caption,
   return html;
 }
 
-// The attention workbench (book/workbench/, built by
-// cmake/Workbench.cmake into the site's workbench/ directory): the
-// div's content introduces it; workbench.js fills the container.
+// A workbench (book/workbench/NAME/, built by cmake/Workbench.cmake into
+// the site's workbench/ directory): the div's content introduces it;
+// NAME.js fills the container with the help of common.js, computing with
+// the WebAssembly module NAME-module.js. check has made sure NAME is one
+// of book.yaml's workbenches.
 std::string HtmlWriter::workbench_div(const Json& attr, const Json& content) {
   const std::string dir = "workbench/";
-  Json own = attr;
-  if (own[0].get<std::string>().empty()) own[0] = "workbench";
+  const std::string name = attr_get(attr, "name").value_or("");
+  std::string id = attr[0].get<std::string>();
+  if (id.empty()) id = "workbench-" + name;
+  std::string classes;
+  for (const auto& c : attr[1]) classes += (classes.empty() ? "" : " ") + str(c);
   return "<link rel=\"stylesheet\" href=\"" + dir + "workbench.css\">\n" +
-         "<section" + attrs(own) + " aria-label=\"Workbench\">\n" +
-         blocks(content) +
+         "<section id=\"" + escape_html(id) + "\" class=\"" +
+         escape_html(classes) + "\" data-workbench=\"" + escape_html(name) +
+         "\" aria-label=\"Workbench\">\n" + blocks(content) +
          "<div class=\"workbench-app\"><p class=\"workbench-status\" "
          "role=\"status\">The workbench needs JavaScript and "
          "WebAssembly.</p></div>\n</section>\n" +
-         "<script src=\"" + dir + "attention.js\" defer></script>\n" +
-         "<script src=\"" + dir + "workbench.js\" defer></script>\n";
+         "<script src=\"" + dir + name + "-module.js\" defer></script>\n" +
+         "<script src=\"" + dir + "common.js\" defer></script>\n" +
+         "<script src=\"" + dir + name + ".js\" defer></script>\n";
 }
 
 // A numbered exercise: its text, its test command, its answer collapsed.

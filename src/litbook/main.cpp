@@ -524,6 +524,7 @@ int cmd_check(const Args& a) {
       all.add(d.where, d.message);
     }
     check_required(ch, book.require, all);
+    check_workbenches(ch, book.workbenches, all);
   }
   all.throw_if_any();
   touch(a.get("stamp"));

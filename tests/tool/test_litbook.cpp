@@ -156,9 +156,10 @@ std::string chapter_md(const std::string& id, const std::string& body,
 }
 
 // book.yaml listing `stems` in part 1; the first stem is on line 6.
-std::string book_yaml(const std::vector<std::string>& stems) {
+std::string book_yaml(const std::vector<std::string>& stems,
+                      const std::string& extra = "") {
   std::string yaml =
-      "title: \"Test book\"\n"
+      "title: \"Test book\"\n" + extra +
       "parts:\n"
       "  - number: 1\n"
       "    title: Basics\n"
@@ -199,8 +200,16 @@ public:
   }
   bool exists(const std::string& rel) const { return fs::exists(dir_ / rel); }
 
-  void book(const std::vector<std::string>& stems) const {
-    write("book/book.yaml", book_yaml(stems));
+  // book/book.yaml listing the chapters; `extra` goes before the parts.
+  void book(const std::vector<std::string>& stems,
+            const std::string& extra = "") const {
+    write("book/book.yaml", book_yaml(stems, extra));
+  }
+  // The files book.yaml's workbench NAME needs (their content is not read).
+  void workbench_files(const std::string& name) const {
+    for (const char* ext : {".hpp", ".cpp", ".js"}) {
+      write("book/workbench/" + name + "/" + name + ext, "");
+    }
   }
   // chapters/NN-id.md for stem "NN-id", with the ten-line front matter.
   void chapter(const std::string& stem, const std::string& body) const {
@@ -2347,11 +2356,27 @@ Yes.
                               "anchor '#ex-last' in chapter 'beta'"));
 }
 
-TEST_CASE("a workbench div renders its container and loads the workbench",
-          "[tool][render]") {
+std::string checkpoints_text(const std::string& skip,
+                             const std::string& replace_kind,
+                             const std::string& replacement);
+
+// book.yaml's workbenches: two, "dials" (reporting two events) and "mask".
+const std::string kWorkbenches =
+    "workbenches:\n"
+    "  - name: dials\n"
+    "    events: [turned-up, turned-down]\n"
+    "  - name: mask\n"
+    "    events: [mask-off]\n";
+
+TEST_CASE("a workbench div renders its container and loads its workbench",
+          "[tool][render][workbench]") {
   Project p;
-  p.book({"01-alpha"});
-  p.chapter("01-alpha", "Text.\n\n::: {.workbench}\nEdit the tokens.\n:::\n");
+  p.book({"01-alpha"}, kWorkbenches);
+  p.workbench_files("dials");
+  p.workbench_files("mask");
+  p.chapter("01-alpha",
+            "Text.\n\n::: {.workbench name=dials}\nEdit the dials.\n:::\n\n"
+            "- [Turn one up]{when=turned-up}.\n");
   auto r = p.litbook({"check"});
   LOG_RUN(r);
   REQUIRE(r.status == 0);
@@ -2365,13 +2390,110 @@ TEST_CASE("a workbench div renders its container and loads the workbench",
     CHECK(html.find(text) != std::string::npos);
   };
   has("<link rel=\"stylesheet\" href=\"workbench/workbench.css\">");
-  has("<section id=\"workbench\" class=\"workbench\"");
-  has("<p>Edit the tokens.</p>");
+  has("<section id=\"workbench-dials\" class=\"workbench\" "
+      "data-workbench=\"dials\" aria-label=\"Workbench\">");
+  has("<p>Edit the dials.</p>");
   has("<div class=\"workbench-app\">");
-  has("<script src=\"workbench/attention.js\" defer></script>");
-  has("<script src=\"workbench/workbench.js\" defer></script>");
-  // The module loads before the page's code that uses it.
-  CHECK(html.find("workbench/attention.js") < html.find("workbench/workbench.js"));
+  has("<span data-when=\"turned-up\">Turn one up</span>");
+  // The module, then what every workbench shares, then the page's part.
+  const auto module = html.find("<script src=\"workbench/dials-module.js\" defer>");
+  const auto common = html.find("<script src=\"workbench/common.js\" defer>");
+  const auto own = html.find("<script src=\"workbench/dials.js\" defer>");
+  REQUIRE(own != std::string::npos);
+  CHECK(module < common);
+  CHECK(common < own);
+  CHECK(html.find("name=\"dials\"") == std::string::npos);
+}
+
+TEST_CASE("check: a workbench is one of book.yaml's, and each step waits "
+          "for an event the page's workbench reports",
+          "[tool][checkpoints][workbench]") {
+  Project p;
+  p.book({"01-alpha"}, kWorkbenches);
+  p.workbench_files("dials");
+  p.workbench_files("mask");
+  std::string text, message;
+  SECTION("a workbench div without a name") {
+    text = "Text.\n\n::: workbench\nPlay.\n:::\n";
+    message = "chapters/01-alpha.md:13: a workbench div needs name=NAME (one "
+              "of book/book.yaml's workbenches: dials, mask)";
+  }
+  SECTION("an unknown workbench") {
+    text = "Text.\n\n::: {.workbench name=knobs}\nPlay.\n:::\n";
+    message = "chapters/01-alpha.md:13: unknown workbench 'knobs' "
+              "(book/book.yaml's workbenches: dials, mask)";
+  }
+  SECTION("the same workbench twice on a page") {
+    text = "::: {.workbench name=dials}\nPlay.\n:::\n\n"
+           "::: {.workbench name=dials}\nAgain.\n:::\n";
+    message = "chapters/01-alpha.md:15: a second 'dials' workbench on this "
+              "page; a page has one of each";
+  }
+  // The four checkpoints, the experiment's step waiting for `event`.
+  auto with_step = [](const std::string& event) {
+    return checkpoints_text("", "experiment",
+                            "::: experiment\n- [Do it]{when=" + event +
+                                "}.\n:::\n");
+  };
+  SECTION("a step waiting for another workbench's event") {
+    text = "::: {.workbench name=dials}\nPlay.\n:::\n\n" + with_step("mask-off");
+    message = "chapters/01-alpha.md:26: unknown workbench event 'mask-off' "
+              "in an experiment step (the dials workbench reports: "
+              "turned-up, turned-down)";
+  }
+  SECTION("a step waiting for an event on a page with no workbench") {
+    text = with_step("turned-up");
+    message = "chapters/01-alpha.md:22: an experiment step waits for "
+              "'turned-up', but this page has no workbench to report it "
+              "(drop {when=...}, or place a ::: {.workbench name=NAME} div)";
+  }
+  SECTION("an attribute a workbench does not take") {
+    text = "::: {.workbench name=dials size=big}\nPlay.\n:::\n";
+    message = "chapters/01-alpha.md:11: unknown attribute 'size' on a "
+              "workbench (expected one of: name)";
+  }
+  p.chapter("01-alpha", text);
+  p.outputs("01-alpha", "", "{\"sum\": {\"kind\": \"number\", \"value\": \"4\"}}\n");
+  auto r = p.litbook({"check"});
+  LOG_RUN(r);
+  REQUIRE(r.status != 0);
+  CHECK_THAT(r.err, HasLine(message));
+}
+
+TEST_CASE("book.yaml's workbenches: each named, with its files and events",
+          "[tool][book][workbench]") {
+  Project p;
+  p.chapter("01-alpha", "Text.\n");
+  std::string extra, message;
+  SECTION("a workbench whose files are missing") {
+    extra = "workbenches:\n  - name: dials\n    events: [up]\n";
+    p.write("book/workbench/dials/dials.hpp", "");
+    p.write("book/workbench/dials/dials.cpp", "");
+    message = "book/book.yaml:3: workbench 'dials': "
+              "book/workbench/dials/dials.js does not exist";
+  }
+  SECTION("a workbench without events") {
+    p.workbench_files("dials");
+    extra = "workbenches:\n  - name: dials\n";
+    message = "book/book.yaml:3: workbench 'dials' needs 'events', the list "
+              "of what it reports";
+  }
+  SECTION("a name that cannot name a file and a script's factory") {
+    extra = "workbenches:\n  - name: Big-Dials\n    events: [up]\n";
+    message = "book/book.yaml:3: workbenches: the name 'Big-Dials' must be "
+              "lower-case letters and digits, starting with a letter";
+  }
+  SECTION("a workbench listed twice") {
+    p.workbench_files("dials");
+    extra = "workbenches:\n  - name: dials\n    events: [up]\n"
+            "  - name: dials\n    events: [down]\n";
+    message = "book/book.yaml:3: workbench 'dials' is listed twice";
+  }
+  p.book({"01-alpha"}, extra);
+  auto r = p.litbook({"check"});
+  LOG_RUN(r);
+  REQUIRE(r.status != 0);
+  CHECK_THAT(r.err, HasLine(message));
 }
 
 TEST_CASE("verify-site reports a script or stylesheet the page cannot load",
@@ -2665,7 +2787,7 @@ std::string checkpoints_text(const std::string& skip = "",
       {"predict", "::: prediction\nGuess the sum.\n\n::: answer\nIt is "
                   "[4]{value=sum}.\n:::\n:::\n"},
       {"experiment", "::: experiment\nTry it.\n\n1. Turn the "
-                     "[mask off]{when=mask-off}.\n2. Compare.\n:::\n"},
+                     "mask off.\n2. Compare.\n:::\n"},
       {"implement", "::: {.implement tests=\"ctest -L ch01\"}\nWrite it.\n"
                     ":::\n"},
       {"explain", "::: explain\nWhy?\n\n::: answer\nBecause.\n:::\n:::\n"},
@@ -2701,13 +2823,6 @@ TEST_CASE("a chapter with checkpoints needs all four, each well formed",
                             "::: experiment\nJust try.\n:::\n");
     message = "chapters/01-alpha.md:21: an experiment needs a list of steps "
               "(one list item per step)";
-  }
-  SECTION("a step waiting for an event no workbench reports") {
-    text = checkpoints_text("", "experiment",
-                            "::: experiment\n- [Fly]{when=fly}.\n:::\n");
-    message = "chapters/01-alpha.md:21: unknown workbench event 'fly' in an "
-              "experiment step (expected one of: mask-off, split-broken, "
-              "last-token-only, head0-only, head1-only)";
   }
   SECTION("implement without its test command") {
     text = checkpoints_text("", "implement", "::: implement\nDo.\n:::\n");
@@ -2908,7 +3023,6 @@ TEST_CASE("checkpoints render as plain text with empty slots for the "
       "<details class=\"answer checkpoint-answer\"><summary>The demo's "
       "answer</summary>\n");
   has("data-checkpoint=\"experiment\"");
-  has("<span data-when=\"mask-off\">mask off</span>");
   has("(checkpoint 3 of 4)</span></p>\n<p>Write it.</p>\n"
       "<p class=\"exercise-tests\">Run its tests: <code>ctest -L ch01</code>"
       "</p>\n<div class=\"checkpoint-entry\" data-entry=\"implement\">");

@@ -1,8 +1,8 @@
-// The workbench of chapter 25 (see workbench.hpp): the chapter's own
+// The workbench of chapter 25 (see attention.hpp): the chapter's own
 // llm::attention_workbench, called through a C interface so that the
 // page's WebAssembly module and the native comparison program run the
 // same code.
-#include "workbench.hpp"
+#include "attention.hpp"
 
 #include <cmath>
 #include <cstddef>
@@ -42,7 +42,7 @@ bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
 
 }  // namespace
 
-extern "C" int workbench_attention(const double* tokens, int causal,
+extern "C" int wb_attention(const double* tokens, int causal,
                                    int reuse_first_slice, double* probs,
                                    double* concat) {
   try {
@@ -77,9 +77,9 @@ extern "C" int workbench_attention(const double* tokens, int causal,
   }
 }
 
-extern "C" const char* workbench_error(void) { return last_error.c_str(); }
+extern "C" const char* wb_error(void) { return last_error.c_str(); }
 
-extern "C" int workbench_matches_layer(const double* tokens) {
+extern "C" int wb_matches_layer(const double* tokens) {
   const llm::AttentionConfig config{kModel, WORKBENCH_HEADS, 100.0, 6};
   llm::Tensor eye({kModel, kModel});
   for (std::size_t i = 0; i < kModel; ++i) eye.set({i, i}, 1.0);

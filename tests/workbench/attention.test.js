@@ -1,11 +1,11 @@
 // The workbench's WebAssembly module computes what the native build of the
-// same entry point computes: the same C++ (book/workbench/workbench.cpp
+// same entry point computes: the same C++ (book/workbench/attention/attention.cpp
 // and the book's library), compiled once by g++ and once by Emscripten.
 //
 // Runs the chapter's fixture and other tokens, each with all four settings
 // of the two switches (causal mask, broken head split), through both: the
-// native program (workbench_native, stdin/stdout) and the published module
-// (attention.js) under Node.js.
+// native program (attention_native, stdin/stdout) and the published module
+// (attention-module.js) under Node.js.
 //
 // Equality: every operation of the layer except exp, sin and cos is an
 // IEEE-754 addition, multiplication, division or square root done in the
@@ -31,7 +31,7 @@
 // the bound. The test prints how many of its results are bitwise equal.
 //
 // usage: node tests/workbench/wasm-equals-native.test.js NATIVE_EXE MODULE_JS
-//        (CTest: workbench-wasm-equals-native, label book)
+//        (CTest: workbench-attention-wasm-equals-native, label book)
 "use strict";
 
 const test = require("node:test");
@@ -106,8 +106,8 @@ async function loadModule() {
   const tokensPtr = m._malloc(8 * ROWS), probsPtr = m._malloc(8 * PROBS), concatPtr = m._malloc(8 * ROWS);
   return (c) => {
     m.HEAPF64.set(c.tokens, tokensPtr / 8);
-    if (m._workbench_attention(tokensPtr, c.causal, c.reuse, probsPtr, concatPtr) !== 0) {
-      return { error: m.UTF8ToString(m._workbench_error()) };
+    if (m._wb_attention(tokensPtr, c.causal, c.reuse, probsPtr, concatPtr) !== 0) {
+      return { error: m.UTF8ToString(m._wb_error()) };
     }
     return {
       probs: Array.from(m.HEAPF64.subarray(probsPtr / 8, probsPtr / 8 + PROBS)),

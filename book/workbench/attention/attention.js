@@ -1,12 +1,12 @@
 /* The multi-head attention workbench of chapter 25.
  *
- * Fills every <section class="workbench"> (litbook renders one for a
- * ::: {.workbench} div) with three editable four-dimensional tokens, the
+ * Fills the chapter's <section class="workbench" data-workbench="attention">
+ * (litbook renders one for a ::: {.workbench name=attention} div) with three editable four-dimensional tokens, the
  * causal-mask switch and the broken-split switch, and shows both heads'
  * attention probabilities and the concatenated head outputs. The numbers
  * come from the chapter's own C++ (llm::attention_workbench) compiled to
- * WebAssembly: attention.js, loaded before this file, defines
- * createWorkbenchModule(). Every edit recomputes; a coordinate that is not
+ * WebAssembly: attention-module.js defines createAttentionWorkbench(),
+ * which common.js's BookWorkbench.start loads. Every edit recomputes; a coordinate that is not
  * a number is reported and the tables keep the last result.
  */
 (function () {
@@ -26,48 +26,19 @@
     return x.map(function (v) { return v === 0 ? 0 : v; }); // no -0
   }
 
-  function el(tag, attrs, children) {
-    var e = document.createElement(tag);
-    if (attrs) {
-      Object.keys(attrs).forEach(function (k) {
-        if (k === "text") e.textContent = attrs[k];
-        else if (k === "className") e.className = attrs[k];
-        else e.setAttribute(k, attrs[k]);
-      });
-    }
-    (children || []).forEach(function (c) { if (c) e.appendChild(c); });
-    return e;
-  }
+  var W = window.BookWorkbench, el = W.el, fixed = W.fixed, parseCoordinate = W.parseNumber;
 
-  /* Six decimals, as in the chapter's tables; never "-0.000000". */
-  function fixed(v) {
-    var s = v.toFixed(6);
-    return /^-0\.0+$/.test(s) ? s.slice(1) : s;
-  }
-
-  /* A coordinate as typed: a decimal number (a leading "+" or "-", the
-     Unicode minus, an exponent) or null. */
-  function parseCoordinate(text) {
-    var s = text.trim().replace(/\u2212/g, "-");
-    if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(s)) return null;
-    var v = Number(s);
-    return isFinite(v) ? v : null;
-  }
-
-  /* Wraps the module's C function workbench_attention. */
+  /* Wraps the module's C function wb_attention. */
   function makeCompute(m) {
     var tokensPtr = m._malloc(8 * ROWS);
     var probsPtr = m._malloc(8 * PROBS);
     var concatPtr = m._malloc(8 * ROWS);
     return function (tokens, causal, reuse) {
       m.HEAPF64.set(tokens, tokensPtr / 8);
-      if (m._workbench_attention(tokensPtr, causal ? 1 : 0, reuse ? 1 : 0, probsPtr, concatPtr) !== 0) {
-        return { error: m.UTF8ToString(m._workbench_error()) };
+      if (m._wb_attention(tokensPtr, causal ? 1 : 0, reuse ? 1 : 0, probsPtr, concatPtr) !== 0) {
+        return { error: m.UTF8ToString(m._wb_error()) };
       }
-      return {
-        probs: Array.prototype.slice.call(m.HEAPF64.subarray(probsPtr / 8, probsPtr / 8 + PROBS)),
-        concat: Array.prototype.slice.call(m.HEAPF64.subarray(concatPtr / 8, concatPtr / 8 + ROWS))
-      };
+      return { probs: W.doubles(m, probsPtr, PROBS), concat: W.doubles(m, concatPtr, ROWS) };
     };
   }
 
@@ -81,7 +52,6 @@
     var id = "wb" + (++uid);
     this.compute = compute;
     this.inputs = [];
-    app.textContent = "";
 
     /* The tokens: one group of four fields per token. */
     var tokens = el("div", { className: "workbench-tokens" });
@@ -162,7 +132,6 @@
     this.causal.addEventListener("change", function () { self.update(); });
     this.reuse.addEventListener("change", function () { self.update(); });
     reset.addEventListener("click", function () { self.setTokens(fixture()); });
-    section.classList.add("workbench-ready");
   }
 
   Workbench.prototype.setTokens = function (values) {
@@ -272,7 +241,7 @@
     if (only(tokensChanged, [TOKENS - 1])) events.push("last-token-only");
     if (only(featuresChanged, [0, 1])) events.push("head0-only");
     if (only(featuresChanged, [2, 3])) events.push("head1-only");
-    section.dispatchEvent(new CustomEvent("workbench-state", { bubbles: true, detail: { events: events } }));
+    W.report(section, events);
   };
 
   Workbench.prototype.showMessage = function (text) {
@@ -305,28 +274,5 @@
     });
   };
 
-  function start() {
-    var sections = document.querySelectorAll("section.workbench");
-    if (!sections.length) return;
-    var status = function (text) {
-      sections.forEach(function (s) {
-        var p = s.querySelector(".workbench-status");
-        if (p) p.textContent = text;
-      });
-    };
-    if (typeof createWorkbenchModule !== "function" || typeof WebAssembly !== "object") {
-      status("The workbench could not start: this browser did not load its WebAssembly module.");
-      return;
-    }
-    status("Loading the workbench\u2026");
-    createWorkbenchModule().then(function (m) {
-      var compute = makeCompute(m);
-      sections.forEach(function (s) { new Workbench(s, compute); });
-    }, function (e) {
-      status("The workbench could not start: " + e);
-    });
-  }
-
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
-  else start();
+  W.start("attention", function (section, m) { new Workbench(section, makeCompute(m)); });
 })();

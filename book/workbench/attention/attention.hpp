@@ -31,18 +31,18 @@ enum {
 /// Writes WORKBENCH_PROBS doubles to `probs` and WORKBENCH_ROWS doubles to
 /// `concat` and returns 0; on an error (an input or a result that is not
 /// a finite number, or an error of the library) writes nothing, returns 1,
-/// and workbench_error() says why.
-int workbench_attention(const double* tokens, int causal,
+/// and wb_error() says why.
+int wb_attention(const double* tokens, int causal,
                         int reuse_first_slice, double* probs, double* concat);
 
 /// The message of the last failed call ("" after a successful one).
-const char* workbench_error(void);
+const char* wb_error(void);
 
 /// A check for the native test program: with both switches at the
 /// chapter's setting (mask on, split correct), the workbench equals
 /// llm::multi_head_attention with identity projections bit for bit on
 /// `tokens`. Returns 0 when it does, 1 when it does not.
-int workbench_matches_layer(const double* tokens);
+int wb_matches_layer(const double* tokens);
 
 #ifdef __cplusplus
 }

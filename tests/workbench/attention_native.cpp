@@ -1,6 +1,6 @@
-// The workbench's entry point (book/workbench/workbench.cpp) built natively
+// The workbench's entry point (book/workbench/attention/attention.cpp) built natively
 // and linked with the book's library, for the test that compares it with
-// the WebAssembly module (wasm-equals-native.test.js).
+// the WebAssembly module (tests/workbench/attention.test.js).
 //
 // Reads one case a line from standard input:
 //     CAUSAL REUSE t0 t1 ... t11
@@ -18,7 +18,7 @@
 #include <sstream>
 #include <string>
 
-#include "workbench.hpp"
+#include "attention.hpp"
 
 int main() {
   std::string line;
@@ -31,18 +31,18 @@ int main() {
     in >> causal >> reuse;
     for (double& t : tokens) in >> t;
     if (!in) {
-      std::fprintf(stderr, "workbench_native: cannot read the case '%s'\n",
+      std::fprintf(stderr, "attention_native: cannot read the case '%s'\n",
                    line.c_str());
       return 2;
     }
     double probs[WORKBENCH_PROBS], concat[WORKBENCH_ROWS];
-    if (workbench_attention(tokens, causal, reuse, probs, concat) != 0) {
-      std::printf("error %s\n", workbench_error());
+    if (wb_attention(tokens, causal, reuse, probs, concat) != 0) {
+      std::printf("error %s\n", wb_error());
       continue;
     }
-    if (causal && !reuse && workbench_matches_layer(tokens) != 0) {
+    if (causal && !reuse && wb_matches_layer(tokens) != 0) {
       std::fprintf(stderr,
-                   "workbench_native: the workbench differs from "
+                   "attention_native: the workbench differs from "
                    "multi_head_attention for '%s'\n",
                    line.c_str());
       ++failures;

@@ -12,7 +12,7 @@
 // the fixture's probabilities exactly, and the demo's rows for the two
 // switches at six decimals.
 //
-// usage: node tests/browser/workbench.test.js [BOOK_DIR] [SCREENSHOT_DIR] [OUT_DIR]
+// usage: node tests/browser/workbench-attention.test.js [BOOK_DIR] [SCREENSHOT_DIR] [OUT_DIR]
 //        (defaults: build/book, build/screenshots, build/out; CTest label: browser)
 "use strict";
 
@@ -34,7 +34,7 @@ const DESKTOP = { width: 1280, height: 900 };
 const chapter = fs
   .readdirSync(bookDir)
   .filter((f) => /^\d\d-.*\.html$/.test(f))
-  .find((f) => fs.readFileSync(path.join(bookDir, f), "utf8").includes('class="workbench"'));
+  .find((f) => fs.readFileSync(path.join(bookDir, f), "utf8").includes('data-workbench="attention"'));
 
 let browser;
 

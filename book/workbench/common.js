@@ -1,0 +1,113 @@
+/* What every workbench's page script shares (book/workbench/NAME/NAME.js).
+ *
+ * A chapter's ::: {.workbench name=NAME} div becomes
+ * <section class="workbench" data-workbench="NAME">, followed by three
+ * scripts: NAME-module.js (the book's C++ compiled to WebAssembly, which
+ * defines createNAMEWorkbench(), NAME capitalised), this file, and
+ * NAME.js, which calls BookWorkbench.start(NAME, build). start() loads
+ * the module once and calls build(section, module) for each section;
+ * build fills the section's .workbench-app and, as the reader works, calls
+ * BookWorkbench.report(section, events) with the names of book.yaml's
+ * events that now hold, for the page's progress script.
+ *
+ * Loaded once per workbench on a page; the second load keeps the first.
+ */
+(function () {
+  "use strict";
+  if (window.BookWorkbench) return;
+
+  /* An element with attributes ("text" sets its text, "className" its
+     class) and children. */
+  function el(tag, attrs, children) {
+    var e = document.createElement(tag);
+    if (attrs) {
+      Object.keys(attrs).forEach(function (k) {
+        if (k === "text") e.textContent = attrs[k];
+        else if (k === "className") e.className = attrs[k];
+        else e.setAttribute(k, attrs[k]);
+      });
+    }
+    (children || []).forEach(function (c) { if (c) e.appendChild(c); });
+    return e;
+  }
+
+  /* Six decimals, as in the chapters' tables; never "-0.000000". */
+  function fixed(v, digits) {
+    var s = v.toFixed(digits === undefined ? 6 : digits);
+    return /^-0\.0+$/.test(s) ? s.slice(1) : s;
+  }
+
+  /* A number as typed: a decimal number (a leading "+" or "-", the
+     Unicode minus, an exponent) or null. */
+  function parseNumber(text) {
+    var s = String(text).trim().replace(/\u2212/g, "-");
+    if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(s)) return null;
+    var v = Number(s);
+    return isFinite(v) ? v : null;
+  }
+
+  /* Copies n doubles out of the module's memory at byte address ptr. */
+  function doubles(m, ptr, n) {
+    return Array.prototype.slice.call(m.HEAPF64.subarray(ptr / 8, ptr / 8 + n));
+  }
+
+  /* Tells the page's progress script (book/progress.js) which of the
+     workbench's events hold now. */
+  function report(section, events) {
+    section.dispatchEvent(new CustomEvent("workbench-state", { bubbles: true, detail: { events: events } }));
+  }
+
+  /* A status line for messages (a field that is not a number, an input
+     the library refuses); hidden while empty. */
+  function message(section) {
+    var p = el("p", { className: "workbench-message", role: "status", "aria-live": "polite" });
+    p.hidden = true;
+    return {
+      node: p,
+      show: function (text) {
+        p.textContent = text;
+        p.hidden = !text;
+        section.classList.toggle("workbench-stale", !!text);
+      }
+    };
+  }
+
+  function factoryName(name) {
+    return "create" + name.charAt(0).toUpperCase() + name.slice(1) + "Workbench";
+  }
+
+  function start(name, build) {
+    var go = function () {
+      var sections = document.querySelectorAll('section.workbench[data-workbench="' + name + '"]');
+      if (!sections.length) return;
+      var status = function (text) {
+        sections.forEach(function (s) {
+          var p = s.querySelector(".workbench-status");
+          if (p) p.textContent = text;
+        });
+      };
+      var factory = window[factoryName(name)];
+      if (typeof factory !== "function" || typeof WebAssembly !== "object") {
+        status("The workbench could not start: this browser did not load its WebAssembly module.");
+        return;
+      }
+      status("Loading the workbench\u2026");
+      factory().then(function (m) {
+        sections.forEach(function (s) {
+          s.querySelector(".workbench-app").textContent = "";
+          build(s, m);
+          s.classList.add("workbench-ready");
+        });
+      }, function (e) {
+        status("The workbench could not start: " + e);
+      });
+    };
+    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", go);
+    else go();
+  }
+
+  window.BookWorkbench = {
+    el: el, fixed: fixed, parseNumber: parseNumber, doubles: doubles,
+    report: report, message: message, start: start, factoryName: factoryName
+  };
+})();

@@ -11,6 +11,10 @@
 #   NAME/NAME.cpp + tests/workbench/NAME_native.cpp + libllm --g++-->
 #       workbench_NAME_native
 #
+# A workbench that needs more in the site (data the page loads) adds it in
+# its own NAME/NAME.cmake, included here, appending to
+# WORKBENCH_SITE_FILES and workbench_stamps.
+#
 # The module exports every function NAME.hpp declares whose name starts
 # with wb_ (each module its own: the names repeat across workbenches).
 # A workbench is built only when the book has the library headers its
@@ -90,8 +94,9 @@ endfunction()
 # target. Warnings fail the entry points; in the library they are reported
 # (clang warns about things g++ does not, and the book's own build with
 # g++ is the one that rejects warnings).
+# compat.hpp supplies what Emscripten's older libc++ lacks (std::bit_cast).
 set(EMCC_FLAGS -std=c++20 -O2 -fexceptions -ffp-contract=off
-    -Wall -Wextra -Wpedantic)
+    -Wall -Wextra -Wpedantic -include ${WORKBENCH_ROOT}/compat.hpp)
 set(WASM_OBJ_DIR ${BOOK_BUILD}/wasm)
 file(MAKE_DIRECTORY ${WASM_OBJ_DIR} ${WORKBENCH_SITE_DIR})
 
@@ -105,7 +110,7 @@ function(workbench_wasm_object input obj extra)
     OUTPUT ${obj}
     COMMAND ${EMCC_RUN} ${EMCC_FLAGS} ${extra} -I${SNIPPETS_DIR}
             -MD -MF ${obj}.d -c ${input} -o ${obj}
-    DEPENDS ${input}
+    DEPENDS ${input} ${WORKBENCH_ROOT}/compat.hpp
     DEPFILE ${obj}.d
     COMMENT "Compiling ${input} to WebAssembly"
     VERBATIM)
@@ -139,10 +144,13 @@ foreach(name IN LISTS workbench_names)
     continue()
   endif()
   string(REPLACE ";" " " shown "${sources}")
-  message(STATUS "Workbench ${name}: WebAssembly from ${shown}")
+  message(STATUS "Workbench ${name}: WebAssembly, entry point reaching ${shown}")
 
+  # Every library source, not only those named like the headers reached: a
+  # header's functions may be defined in another file (attention.hpp's in
+  # attention_params.cpp), and the linker keeps only what is called.
   set(objects "")
-  foreach(src IN LISTS sources)
+  foreach(src IN LISTS LITBOOK_LIBRARY_SOURCES)
     string(REPLACE "/" "_" obj ${src})
     workbench_wasm_object(${SNIPPETS_DIR}/${src} ${WASM_OBJ_DIR}/${obj}.o "")
     list(APPEND objects ${WASM_OBJ_DIR}/${obj}.o)
@@ -187,6 +195,11 @@ foreach(name IN LISTS workbench_names)
   list(APPEND WORKBENCH_SITE_FILES ${module})
   list(APPEND workbench_stamps ${STAMP_DIR}/workbench-${name}-module.stamp)
   workbench_copy(${dir}/${name}.js)
+  # What else a workbench needs in the site (the generating one: the
+  # trained checkpoint), from its own NAME.cmake.
+  if(EXISTS ${dir}/${name}.cmake)
+    include(${dir}/${name}.cmake)
+  endif()
 
   # The same entry point, native, for the comparison test
   # (tests/workbench/NAME.test.js).

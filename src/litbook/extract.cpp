@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <regex>
 #include <set>
 
 #include "chapter.hpp"
@@ -112,10 +113,27 @@ struct Walker {
     }
   }
 
+  // A checked value or literal marker in a code block: code is not
+  // checked, so the page would print the marker as it is.
+  void code_marker_lint(const std::string& code, int line) {
+    static const std::regex marker(R"(\[[^\]]*\]\{(\.lit|value=)[^}]*\})");
+    const auto lines = split_lines(code);
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      const int at = line == 0 ? 0 : line + 1 + static_cast<int>(i);
+      std::smatch m;
+      if (std::regex_search(lines[i], m, marker)) {
+        diags.add(ch.at(at), "a code block holds the marker '" + m.str() +
+                                 "', which code shows as it is: write the "
+                                 "number or name plainly");
+      }
+    }
+  }
+
   void code_block(const Json& node) {
     const Json& attr = node["c"][0];
     int line = attr_line(attr);
     std::string code = node["c"][1].get<std::string>();
+    code_marker_lint(code, line);
     if (attr_has_class(attr, "output")) {
       output_block(attr, line, code);
       return;

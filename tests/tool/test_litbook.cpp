@@ -2368,6 +2368,21 @@ const std::string kWorkbenches =
     "  - name: mask\n"
     "    events: [mask-off]\n";
 
+TEST_CASE("a value or literal marker inside code is reported at its line, "
+          "and nothing is tangled", "[tool][check]") {
+  Project p;
+  p.book({"01-alpha"});
+  p.chapter("01-alpha", "```{.cpp file=\"llm/a.hpp\" region=\"a\"}\n"
+                        "int a;\n// groups of [32]{.lit} rows\n```\n");
+  auto r = p.litbook({"tangle"});
+  LOG_RUN(r);
+  REQUIRE(r.status != 0);
+  CHECK_THAT(r.err, HasLine("chapters/01-alpha.md:13: a code block holds the "
+                            "marker '[32]{.lit}', which code shows as it is: "
+                            "write the number or name plainly"));
+  CHECK_FALSE(fs::exists(p.dir() / "snippets" / "llm" / "a.hpp"));
+}
+
 TEST_CASE("a workbench div renders its container and loads its workbench",
           "[tool][render][workbench]") {
   Project p;

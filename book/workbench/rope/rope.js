@@ -133,14 +133,13 @@
     var scores = table("workbench-rope-scores", "The score before and after the rotation", null, ["score"],
                        ["q \u00b7 k, not rotated", "rotated"]);
     var rowHeads = [];
-    for (var f = 0; f < DIM; ++f) rowHeads.push("feature " + f + " (pair " + (f >> 1) + ")");
+    for (var f = 0; f < DIM; ++f) rowHeads.push(String(f));
     rowHeads.push("length");
-    var vectors = table("workbench-rope-vectors", "The query and the key, before and after the rotation", null,
-                        ["q", "rotated q", "k", "rotated k"], rowHeads);
+    var vectors = table("workbench-rope-vectors",
+                        "The query and the key, before and after the rotation (features 2j and 2j + 1 are pair j)",
+                        "feature", ["q", "rotated q", "k", "rotated k"], rowHeads);
     var grid = table("workbench-rope-grid",
-                     "The rotated score of the same q and k at other positions: one distance m \u2212 n a column",
-                     "smaller position", ["", "", ""],
-                     PLACES.map(String).concat(["largest change down the column"]));
+                     "", "smaller position", ["", "", ""], PLACES.map(String).concat(["largest change"]));
 
     app.appendChild(el("form", { className: "workbench-form", novalidate: "", "aria-label": "Workbench inputs" }, [
       el("div", { className: "workbench-tokens" }, [
@@ -159,8 +158,8 @@
     app.appendChild(grid.figure);
     app.appendChild(el("p", { className: "workbench-legend", text:
       "Positions run from 0 to 1023; the last table moves the pair up to 1000 places further (the tables hold " +
-      "2048 positions). Down a column the distance stays and, in exact arithmetic, so does the score; the last " +
-      "row is the largest difference from the first row, the rounding of the angles." }));
+      "2048 positions). Down a column the distance stays and, in exact arithmetic, so does the score; row " +
+      "\u201clargest change\u201d is the largest difference from the first row, the rounding of the angles." }));
 
     var setAll = function () {
       fields.q.forEach(function (i, f) { i.value = i.defaultValue = String(FIXTURE.q[f]); });
@@ -220,8 +219,10 @@
         vec.forEach(function (x, f) { put(vectors.cells[f][col], x); });
         put(vectors.cells[DIM][col], length(vec));
       });
+      grid.caption.textContent = "The rotated score of the same q and k at other positions, " +
+        "one distance a column; yours, m \u2212 n = " + d + ", in the middle";
       distances.forEach(function (dist, col) {
-        grid.heads[col].textContent = "m \u2212 n = " + dist + (col === 1 ? " (yours)" : "");
+        grid.heads[col].textContent = "m \u2212 n = " + dist;
         var worst = 0;
         cells.forEach(function (row, i) {
           var c = row[col], td = grid.cells[i][col];

@@ -1,0 +1,57 @@
+// The RoPE workbench's entry point (book/workbench/rope/rope.cpp) built
+// natively and linked with the book's library, for the test that compares
+// it with the WebAssembly module (tests/workbench/rope.test.js).
+//
+// Reads one case a line from standard input:
+//     m n rotate_key q0 ... q7 k0 ... k7
+// (the two positions, 1 or 0 for the switch, the query, the key) and
+// prints one line a case:
+//     ok y0 ... y15 plain score   the rotated query, the key as scored,
+//                                 q . k and the rotated score
+//     error MESSAGE               when the entry point refuses the case
+// Numbers are printed with 17 significant digits, which gives back the
+// same double when read. A case with the key rotated and both positions
+// below 1024 also checks that the workbench equals the demo's own
+// Rope(8, 1024, 10000); the program fails if it does not.
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+#include <string>
+
+#include "rope.hpp"
+
+int main() {
+  std::string line;
+  int failures = 0;
+  while (std::getline(std::cin, line)) {
+    if (line.empty()) continue;
+    std::istringstream in(line);
+    int m = 0, n = 0, rotate_key = 0;
+    double q[WB_ROPE_DIM], k[WB_ROPE_DIM];
+    in >> m >> n >> rotate_key;
+    for (double& v : q) in >> v;
+    for (double& v : k) in >> v;
+    if (!in) {
+      std::fprintf(stderr, "rope_native: cannot read the case '%s'\n",
+                   line.c_str());
+      return 2;
+    }
+    double rotated[2 * WB_ROPE_DIM], scores[2];
+    if (wb_rope(q, k, m, n, rotate_key, rotated, scores) != 0) {
+      std::printf("error %s\n", wb_error());
+      continue;
+    }
+    if (rotate_key != 0 && m < 1024 && n < 1024 &&
+        wb_matches_chapter(q, k, m, n) != 0) {
+      std::fprintf(stderr,
+                   "rope_native: the workbench differs from the demo's "
+                   "Rope(8, 1024) for '%s'\n",
+                   line.c_str());
+      ++failures;
+    }
+    std::printf("ok");
+    for (double v : rotated) std::printf(" %.17g", v);
+    std::printf(" %.17g %.17g\n", scores[0], scores[1]);
+  }
+  return failures ? 1 : 0;
+}

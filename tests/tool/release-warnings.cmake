@@ -8,6 +8,7 @@
 # The flags are the build's own (BOOK_CODE_FLAGS, cmake/SnippetBuild.cmake),
 # with C++20 as book_code_rules sets it.
 #   cmake -DCXX=... -DLAUNCHER=... -DSOURCE=... -DOUT=... -P release-warnings.cmake
+cmake_minimum_required(VERSION 3.25)
 include(${SOURCE}/cmake/SnippetBuild.cmake)
 if(NOT "-Werror" IN_LIST BOOK_CODE_FLAGS)
   message(FATAL_ERROR "BOOK_CODE_FLAGS (${BOOK_CODE_FLAGS}) has no -Werror: "

@@ -68,9 +68,13 @@
     return { figure: fig, caption: caption, thead: thead, tbody: tbody };
   }
 
-  function headRow(table, first, names) {
+  /* The header row: `first` over the row names (a blank corner when
+     null), a numeric column for each of `names`, then `last`, a text
+     column, if given. */
+  function headRow(table, first, names, last) {
     var tr = el("tr", null, [first ? el("th", { scope: "col", text: first }) : el("td", { className: "workbench-corner" })]);
     names.forEach(function (n) { tr.appendChild(el("th", { scope: "col", className: "num", text: n })); });
+    if (last) tr.appendChild(el("th", { scope: "col", text: last }));
     table.thead.textContent = "";
     table.thead.appendChild(tr);
   }
@@ -244,8 +248,7 @@
 
     var names = [];
     for (var f = 0; f < MODEL; ++f) names.push("feature " + f);
-    names.push("against the chapter\u2019s tokens");
-    headRow(this.out, "token", names);
+    headRow(this.out, "token", names, "against the chapter\u2019s tokens");
     this.out.tbody.textContent = "";
     for (var i = 0; i < r.t; ++i) {
       var tr = el("tr", null, [el("th", { scope: "row", text: String(i) })]);

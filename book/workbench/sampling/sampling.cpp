@@ -25,6 +25,7 @@
 
 #include "llm/checkpoint.hpp"
 #include "llm/generation.hpp"
+#include "llm/kv_cache.hpp"
 #include "llm/random.hpp"
 #include "llm/sampling.hpp"
 
@@ -302,6 +303,17 @@ extern "C" int wb_matches_library(void) {
         llm::next_token_logits(model->params, model->config, state.ids);
     if (llm::sampling_distribution(z, {}) != state.raw) return 1;
     if (llm::sampling_distribution(z, state.options) != state.dist) return 1;
+    // The key/value cache's logits for the same ids, and the draw from
+    // them (a full context of ids fits the cache).
+    llm::KvCache cache(model->config);
+    std::vector<double> cached;
+    for (llm::TokenId id : state.ids) {
+      cached = llm::decode_step(model->params, model->config, cache, id).to_vector();
+    }
+    llm::Rng again(state.seed);
+    if (llm::sample_token(cached, state.options, again) != state.drawn) return 1;
+    // generate_cached needs room for one more id than it was given.
+    if (state.ids.size() >= model->config.context) return 0;
     llm::Rng rng(state.seed);
     const std::vector<llm::TokenId> ids =
         llm::generate_cached(model->params, model->config, state.ids, 1,

@@ -114,10 +114,12 @@ const char* wb_error(void);
 /// library: the raw distribution is llm::sampling_distribution with the
 /// default options, the sampling distribution is that of the last
 /// wb_sample's options, both of llm::next_token_logits for the ids read,
-/// bit for bit; and the draw is the token llm::generate_cached (chapter
-/// 34's loop, through the key/value cache) writes first for the same ids,
-/// options and seed, or EOS when it writes none. Returns 0 when all hold,
-/// 1 when not.
+/// bit for bit; the draw is the one llm::sample_token makes from the
+/// logits the key/value cache gives for the same ids (llm::decode_step,
+/// chapter 33); and, when the ids leave room for one more, it is the
+/// token llm::generate_cached (chapter 34's loop) writes first for the
+/// same ids, options and seed, or EOS when it writes none. Returns 0 when
+/// all hold, 1 when not.
 int wb_matches_library(void);
 
 #ifdef __cplusplus

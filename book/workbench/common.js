@@ -72,6 +72,38 @@
     };
   }
 
+  /* For a workbench that reads the checkpoint the build trained: loads
+     workbench/generate-checkpoint.js (window.BOOK_MODEL_CHECKPOINT, its
+     bytes in base64; written for the generating workbench) unless the page
+     has it, hands the bytes to the module's wb_load, and calls
+     then(app, bytes) with the section's emptied .workbench-app; or says in
+     the section what failed. `what` names what is loading ("model"). */
+  function withCheckpoint(section, m, what, then) {
+    var app = section.querySelector(".workbench-app");
+    var status = el("p", { className: "workbench-status", role: "status", text: "Loading the trained " + what + "\u2026" });
+    app.appendChild(status);
+    var loaded = function () {
+      var raw = atob(window.BOOK_MODEL_CHECKPOINT), bytes = new Uint8Array(raw.length);
+      for (var i = 0; i < raw.length; ++i) bytes[i] = raw.charCodeAt(i);
+      var ptr = m._malloc(bytes.length);
+      m.HEAPU8.set(bytes, ptr);
+      var failed = m._wb_load(ptr, bytes.length) !== 0;
+      m._free(ptr);
+      if (failed) {
+        status.textContent = "The workbench could not load the " + what + ": " + m.UTF8ToString(m._wb_error()) + ".";
+        return;
+      }
+      app.textContent = "";
+      then(app, bytes.length);
+    };
+    if (window.BOOK_MODEL_CHECKPOINT) { loaded(); return; }
+    var script = document.createElement("script");
+    script.src = "workbench/generate-checkpoint.js";
+    script.onload = loaded;
+    script.onerror = function () { status.textContent = "The workbench could not start: the checkpoint script did not load."; };
+    document.head.appendChild(script);
+  }
+
   function factoryName(name) {
     return "create" + name.charAt(0).toUpperCase() + name.slice(1) + "Workbench";
   }
@@ -108,6 +140,7 @@
 
   window.BookWorkbench = {
     el: el, fixed: fixed, parseNumber: parseNumber, doubles: doubles,
-    report: report, message: message, start: start, factoryName: factoryName
+    report: report, message: message, start: start, factoryName: factoryName,
+    withCheckpoint: withCheckpoint
   };
 })();

@@ -22,15 +22,6 @@
   var MAX_WORDS = 40;
   var decoder = new TextDecoder("utf-8");
 
-  function loadCheckpoint(done) {
-    if (window.BOOK_MODEL_CHECKPOINT) { done(); return; }
-    var script = document.createElement("script");
-    script.src = "workbench/generate-checkpoint.js";
-    script.onload = function () { done(); };
-    script.onerror = function () { done("the checkpoint script did not load"); };
-    document.head.appendChild(script);
-  }
-
   /* A token's bytes as the chapter's tables show them: a space as ␣, a
      newline as ↵, a tab as →; bytes that are not whole characters as
      <xx>. */
@@ -44,21 +35,7 @@
   }
 
   function build(section, m) {
-    var app = section.querySelector(".workbench-app");
-    var status = el("p", { className: "workbench-status", role: "status", text: "Loading the trained tokenizer\u2026" });
-    app.appendChild(status);
-    loadCheckpoint(function (problem) {
-      if (problem) { status.textContent = "The workbench could not start: " + problem + "."; return; }
-      var raw = atob(window.BOOK_MODEL_CHECKPOINT), bytes = new Uint8Array(raw.length);
-      for (var i = 0; i < raw.length; ++i) bytes[i] = raw.charCodeAt(i);
-      var ptr = m._malloc(bytes.length);
-      m.HEAPU8.set(bytes, ptr);
-      var failed = m._wb_load(ptr, bytes.length) !== 0;
-      m._free(ptr);
-      if (failed) { status.textContent = "The workbench could not load the tokenizer: " + m.UTF8ToString(m._wb_error()) + "."; return; }
-      app.textContent = "";
-      page(section, app, m);
-    });
+    W.withCheckpoint(section, m, "tokenizer", function (app, bytes) { page(section, app, m); });
   }
 
   function page(section, app, m) {

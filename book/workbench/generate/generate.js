@@ -5,7 +5,8 @@
  * with a prompt, the sampling settings of `tinyllm generate` (tokens,
  * temperature, top-k, top-p, seed) and a Write button, and shows the
  * continuation a token at a time as the model draws it. The model is the
- * checkpoint the build trained (generate-checkpoint.js, loaded here, holds
+ * checkpoint the build trained (generate-checkpoint.js, loaded through
+ * common.js's BookWorkbench.withCheckpoint, holds
  * its bytes); the numbers come from the book's own C++ compiled to
  * WebAssembly: generate-module.js defines createGenerateWorkbench(), which
  * common.js's BookWorkbench.start loads. The same settings give the text
@@ -30,41 +31,13 @@
   ];
   var uid = 0;
 
-  function loadCheckpoint(done) {
-    if (window.BOOK_MODEL_CHECKPOINT) { done(); return; }
-    var script = document.createElement("script");
-    script.src = "workbench/generate-checkpoint.js";
-    script.onload = function () { done(); };
-    script.onerror = function () { done("the checkpoint script did not load"); };
-    document.head.appendChild(script);
-  }
-
-  function bytesOf(base64) {
-    var raw = atob(base64), out = new Uint8Array(raw.length);
-    for (var i = 0; i < raw.length; ++i) out[i] = raw.charCodeAt(i);
-    return out;
-  }
-
   /* The shell's quoting of one argument, for the command shown. */
   function quoted(s) {
     return /^[A-Za-z0-9_.,\/:=+-]+$/.test(s) ? s : "'" + s.replace(/'/g, "'\\''") + "'";
   }
 
   function build(section, m) {
-    var app = section.querySelector(".workbench-app");
-    var status = el("p", { className: "workbench-status", role: "status", text: "Loading the trained model\u2026" });
-    app.appendChild(status);
-    loadCheckpoint(function (problem) {
-      if (problem) { status.textContent = "The workbench could not start: " + problem + "."; return; }
-      var bytes = bytesOf(window.BOOK_MODEL_CHECKPOINT);
-      var ptr = m._malloc(bytes.length);
-      m.HEAPU8.set(bytes, ptr);
-      var failed = m._wb_load(ptr, bytes.length) !== 0;
-      m._free(ptr);
-      if (failed) { status.textContent = "The workbench could not load the model: " + m.UTF8ToString(m._wb_error()) + "."; return; }
-      app.textContent = "";
-      writer(section, app, m, bytes.length);
-    });
+    W.withCheckpoint(section, m, "model", function (app, bytes) { writer(section, app, m, bytes); });
   }
 
   function writer(section, app, m, checkpointBytes) {

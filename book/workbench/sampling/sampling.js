@@ -40,25 +40,6 @@
   var SHOWN = 12;  /* rows: the most probable tokens */
   var uid = 0;
 
-  function loadCheckpoint(done) {
-    if (window.BOOK_MODEL_CHECKPOINT) { done(); return; }
-    var script = document.querySelector('script[data-checkpoint="generate"]');
-    if (!script) {
-      script = document.createElement("script");
-      script.src = "workbench/generate-checkpoint.js";
-      script.setAttribute("data-checkpoint", "generate");
-      document.head.appendChild(script);
-    }
-    script.addEventListener("load", function () { done(); });
-    script.addEventListener("error", function () { done("the checkpoint script did not load"); });
-  }
-
-  function bytesOf(base64) {
-    var raw = atob(base64), out = new Uint8Array(raw.length);
-    for (var i = 0; i < raw.length; ++i) out[i] = raw.charCodeAt(i);
-    return out;
-  }
-
   /* A probability: six decimals as in the chapter's tables, a tiny
      nonzero one in exponent form, and an exact zero as 0. */
   function prob(v) {
@@ -68,20 +49,7 @@
   }
 
   function build(section, m) {
-    var app = section.querySelector(".workbench-app");
-    var status = el("p", { className: "workbench-status", role: "status", text: "Loading the trained model\u2026" });
-    app.appendChild(status);
-    loadCheckpoint(function (problem) {
-      if (problem) { status.textContent = "The workbench could not start: " + problem + "."; return; }
-      var bytes = bytesOf(window.BOOK_MODEL_CHECKPOINT);
-      var ptr = m._malloc(bytes.length);
-      m.HEAPU8.set(bytes, ptr);
-      var failed = m._wb_load(ptr, bytes.length) !== 0;
-      m._free(ptr);
-      if (failed) { status.textContent = "The workbench could not load the model: " + m.UTF8ToString(m._wb_error()) + "."; return; }
-      app.textContent = "";
-      sampler(section, app, m, bytes.length);
-    });
+    W.withCheckpoint(section, m, "model", function (app, bytes) { sampler(section, app, m, bytes); });
   }
 
   function sampler(section, app, m, checkpointBytes) {

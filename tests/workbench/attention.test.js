@@ -38,6 +38,7 @@ const test = require("node:test");
 const assert = require("node:assert/strict");
 const path = require("path");
 const { spawnSync } = require("child_process");
+const { xorshift, bits } = require("./numbers.js");
 
 const [nativeExe, modulePath] = process.argv.slice(2).map((p) => p && path.resolve(p));
 const TOKENS = 3, MODEL = 4, HEADS = 2;
@@ -51,17 +52,6 @@ const FIXTURE = [
   Math.cos(1), -Math.sin(1), 0, 1,
   Math.cos(2), -Math.sin(2), 1, 1,
 ];
-
-// A small seeded generator, so that the cases are the same on every run.
-function xorshift(seed) {
-  let s = BigInt(seed);
-  return () => {
-    s ^= (s << 13n) & 0xffffffffffffffffn;
-    s ^= s >> 7n;
-    s ^= (s << 17n) & 0xffffffffffffffffn;
-    return Number(s >> 11n) / 2 ** 53; // [0, 1)
-  };
-}
 
 function cases() {
   const list = [
@@ -116,7 +106,6 @@ async function loadModule() {
   };
 }
 
-const bits = (x) => new BigUint64Array(new Float64Array([x]).buffer)[0];
 
 test("the WebAssembly module computes what the native build computes", async () => {
   assert.ok(nativeExe && modulePath, "usage: wasm-equals-native.test.js NATIVE_EXE MODULE_JS");

@@ -40,6 +40,7 @@ const test = require("node:test");
 const assert = require("node:assert/strict");
 const path = require("path");
 const { spawnSync } = require("child_process");
+const { xorshift, bits } = require("./numbers.js");
 
 const [nativeExe, modulePath] = process.argv.slice(2).map((p) => p && path.resolve(p));
 const MODEL = 4, MAX_TOKENS = 8;
@@ -51,16 +52,6 @@ const EPS = Number.EPSILON; // one unit in the last place of 1
 // last token.
 const FIXTURE = [1, 0, 0, 0, 0, 1, 0, 0, 1, 1, 1, 1, 0, 0, 1, 0];
 const OTHER3 = [2, -1, 0.5, 3];
-
-function xorshift(seed) {
-  let s = BigInt(seed);
-  return () => {
-    s ^= (s << 13n) & 0xffffffffffffffffn;
-    s ^= s >> 7n;
-    s ^= (s << 17n) & 0xffffffffffffffffn;
-    return Number(s >> 11n) / 2 ** 53; // [0, 1)
-  };
-}
 
 function cases() {
   const list = [
@@ -118,7 +109,6 @@ async function loadModule() {
   };
 }
 
-const bits = (x) => new BigUint64Array(new Float64Array([x]).buffer)[0];
 
 test("the WebAssembly module computes what the native build computes", async () => {
   assert.ok(nativeExe && modulePath, "usage: causal.test.js NATIVE_EXE MODULE_JS");

@@ -49,6 +49,7 @@ const test = require("node:test");
 const assert = require("node:assert/strict");
 const path = require("path");
 const { spawnSync } = require("child_process");
+const { xorshift, bits } = require("./numbers.js");
 
 const [nativeExe, modulePath] = process.argv.slice(2).map((p) => p && path.resolve(p));
 const DIM = 8, PAIRS = DIM / 2, CAPACITY = 2048;
@@ -59,16 +60,6 @@ const EPS = Number.EPSILON;
 const Q = [0.5, -1.0, 0.25, 2.0, -0.75, 1.5, 1.0, -0.5];
 const K = [1.0, 0.5, -1.5, 0.25, 2.0, -1.0, 0.5, 0.75];
 const UNIT = [1, 0, 1, 0, 1, 0, 1, 0];
-
-function xorshift(seed) {
-  let s = BigInt(seed);
-  return () => {
-    s ^= (s << 13n) & 0xffffffffffffffffn;
-    s ^= s >> 7n;
-    s ^= (s << 17n) & 0xffffffffffffffffn;
-    return Number(s >> 11n) / 2 ** 53; // [0, 1)
-  };
-}
 
 function cases() {
   const list = [{ name: "fixture", m: 1, n: 0, rotate: 1, q: Q, k: K }];
@@ -135,7 +126,6 @@ async function loadModule() {
   };
 }
 
-const bits = (x) => new BigUint64Array(new Float64Array([x]).buffer)[0];
 const ulpsApart = (x, y) => {
   const a = new BigInt64Array(new Float64Array([x]).buffer)[0], b = new BigInt64Array(new Float64Array([y]).buffer)[0];
   return Number(a > b ? a - b : b - a); // same sign: the count of doubles between

@@ -31,20 +31,11 @@ const test = require("node:test");
 const assert = require("node:assert/strict");
 const path = require("path");
 const { spawnSync } = require("child_process");
+const { xorshift, bits } = require("./numbers.js");
 
 const [nativeExe, modulePath] = process.argv.slice(2).map((p) => p && path.resolve(p));
 const ULPS = 16;
 const EPS = Number.EPSILON;
-
-function xorshift(seed) {
-  let s = BigInt(seed);
-  return () => {
-    s ^= (s << 13n) & 0xffffffffffffffffn;
-    s ^= s >> 7n;
-    s ^= (s << 17n) & 0xffffffffffffffffn;
-    return Number(s >> 11n) / 2 ** 53; // [0, 1)
-  };
-}
 
 function cases() {
   const list = [
@@ -102,7 +93,6 @@ async function loadModule() {
   };
 }
 
-const bits = (x) => new BigUint64Array(new Float64Array([x]).buffer)[0];
 
 test("the WebAssembly module computes what the native build computes", async () => {
   assert.ok(nativeExe && modulePath, "usage: softmax.test.js NATIVE_EXE MODULE_JS");

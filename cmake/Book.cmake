@@ -140,7 +140,8 @@ include(${BOOK_SOURCE}/cmake/Corpus.cmake)
 # LITBOOK_DEMO_ARGS_STEM and LITBOOK_DEMO_READS_STEM) sets its time limit
 # and quick second run, and names the earlier demos whose published files
 # it reads (through BOOK_OUTPUTS): those run first, and a change in their
-# outputs reruns this one.
+# outputs reruns this one. A demo reruns when the code that runs demos
+# (the litbook_run library) changes, not on every change to the tool.
 set(BOOK_RUN_TARGETS "")
 foreach(stem IN LISTS LITBOOK_DEMOS)
   book_demo_target(${stem} exe)
@@ -161,12 +162,12 @@ foreach(stem IN LISTS LITBOOK_DEMOS)
             --out ${OUT_DIR}/${stem} --chapter chapters/${stem}.md
             --model-dir ${MODEL_DIR} ${demo_args}
     COMMAND ${CMAKE_COMMAND} -E touch ${STAMP_DIR}/${stem}.run.stamp
-    DEPENDS ${exe} litbook ${BOOK_CORPUS} ${demo_reads}
+    DEPENDS ${exe} litbook_run ${BOOK_CORPUS} ${demo_reads}
     WORKING_DIRECTORY ${BOOK_SOURCE}
     COMMENT "Running the demo of ${stem}"
     VERBATIM)
   add_custom_target(run_${exe} DEPENDS ${STAMP_DIR}/${stem}.run.stamp)
-  add_dependencies(run_${exe} corpus)
+  add_dependencies(run_${exe} corpus litbook)
   list(APPEND BOOK_RUN_TARGETS run_${exe})
 endforeach()
 

@@ -229,6 +229,27 @@ bool followed_by_chapter(std::string_view rest, std::string_view next_line) {
 // non-word characters and is followed by " chapter" that is not a link's
 // text; prose words carry no position of their own, so a mention is
 // placed by searching the source. Returns 0 if none.
+// Empties the lines of fenced code blocks (fence lines included), so that
+// a search for prose words passes a code comment holding the same words.
+void blank_code_blocks(std::vector<std::string>& lines) {
+  std::string fence;  // the open fence's run of ` or ~, or empty
+  for (auto& l : lines) {
+    const std::size_t at = l.find_first_not_of(' ');
+    const bool marks = at != std::string::npos && at < 4 &&
+                       (l.compare(at, 3, "```") == 0 || l.compare(at, 3, "~~~") == 0);
+    if (fence.empty() && marks) {
+      fence = l.substr(at, l.find_first_not_of(l[at], at) - at);
+      l.clear();
+    } else if (!fence.empty()) {
+      const bool closes = marks && l.compare(at, fence.size(), fence) == 0 &&
+                          l.find_first_not_of(std::string(1, fence[0]) + " ", at) ==
+                              std::string::npos;
+      if (closes) fence.clear();
+      l.clear();
+    }
+  }
+}
+
 int find_line(const std::vector<std::string>& lines, std::size_t& from,
               const std::string& word) {
   auto word_char = [](char c) {
@@ -292,6 +313,7 @@ void check_mentions(const Chapter& ch, const BookIndex& index,
             cursor = static_cast<std::size_t>(end - lines.begin()) + 1;
           }
         }
+        blank_code_blocks(lines);  // the prose's words are never in code
       }
       const int line = front_matter ? 1 : find_line(lines, cursor, name);
       if (known) {

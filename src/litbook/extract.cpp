@@ -7,6 +7,7 @@
 
 #include "chapter.hpp"
 #include "checkpoint.hpp"
+#include "classify.hpp"
 
 namespace litbook {
 
@@ -134,23 +135,24 @@ struct Walker {
     int line = attr_line(attr);
     std::string code = node["c"][1].get<std::string>();
     code_marker_lint(code, line);
-    if (attr_has_class(attr, "output")) {
+    const CodeKind kind = classify_code_block(attr);
+    if (kind == CodeKind::Output) {
       output_block(attr, line, code);
+      return;
+    }
+    if (kind == CodeKind::Plain) {
+      check_keys(attr, {}, "a code block");
       return;
     }
     auto file = attr_get(attr, "file");
     auto name = attr_get(attr, "region");
     auto fill = attr_get(attr, "fill");
     auto revise = attr_get(attr, "revise");
-    if (!file && !name && !fill && !revise) {
-      check_keys(attr, {}, "a code block");
-      return;
-    }
     check_keys(attr, {"file", "region", "fill", "revise"}, "a code region");
     Region r;
     r.line = line;
     r.code = code;
-    r.hidden = attr_has_class(attr, "hidden");
+    r.hidden = kind == CodeKind::HiddenRegion;
     r.lang = attr[1].empty() ? "" : attr[1][0].get<std::string>();
     if (r.lang == "hidden") r.lang = attr[1].size() > 1 ? attr[1][1] : "";
     r.name = name.value_or("");
@@ -221,65 +223,82 @@ struct Walker {
   void div(const Json& node) {
     const Json& attr = node["c"][0];
     const Json& content = node["c"][1];
-    int line = attr_line(attr);
-    auto table = attr_get(attr, "table");
-    auto figure = attr_get(attr, "figure");
-    if (table || figure) {
-      check_keys(attr, {"table", "figure"}, "a table or figure");
-      Placement p{table ? "table" : "figure", table ? *table : *figure,
-                  !content.empty(), line};
-      if (table && figure) {
-        diags.add(ch.at(line), "a div places either a table or a figure");
-      }
-      if (p.kind == "figure" && !p.has_caption) {
-        diags.add(ch.at(line), "figure '" + p.name +
-                                   "' needs a caption (the div's content)");
-      }
-      ch.placements.push_back(p);
-      number(table ? "Table" : "Figure", p.kind + "-" + p.name, line);
-      blocks(content);
-      return;
-    }
-    if (attr_get(attr, "caption")) {
-      check_keys(attr, {"caption"}, "a table caption");
-      number("Table", attr[0].get<std::string>(), line);
-      if (content.size() != 1 || content[0]["t"] != "Table") {
-        diags.add(ch.at(line), "a caption div must hold exactly one table");
-      }
-      in_caption_div = true;
-      blocks(content);
-      in_caption_div = false;
-      return;
-    }
-    if (attr_has_class(attr, "exercise")) {
-      check_keys(attr, {"title", "tests"}, "an exercise");
-      number("Exercise", exercise_anchor(attr, count("Exercise") + 1), line);
-      bool has_answer = false;
-      for (const auto& b : content) {
-        has_answer = has_answer ||
-                     (b["t"] == "Div" && attr_has_class(b["c"][0], "answer"));
-      }
-      if (!has_answer) {
-        diags.add(ch.at(line), "exercise without an answer (add a "
-                               "'::: answer' div inside it)");
-      }
-    }
-    if (attr_has_class(attr, "workbench")) {
-      check_keys(attr, {"name"}, "a workbench");
-      ch.workbenches.push_back({attr_get(attr, "name").value_or(""), line});
+    const int line = attr_line(attr);
+    const DivClass what = classify_div(attr, content);
+    switch (what.kind) {
+      case DivKind::Placement:
+        placement(attr, what, content, line);
+        return;
+      case DivKind::Caption:
+        caption(attr, content, line);
+        return;
+      case DivKind::Exercise:
+        exercise(attr, content, line);
+        break;
+      case DivKind::Workbench:
+        check_keys(attr, {"name"}, "a workbench");
+        ch.workbenches.push_back({attr_get(attr, "name").value_or(""), line});
+        break;
+      default:
+        break;
     }
     read_checkpoint(ch, diags, attr, content, line);
     read_ending(ch, diags, attr, content, line);
-    std::string box = checkpoint_kind(attr, content);
-    if (box.empty()) box = ending_kind(attr);
-    if (box.empty() && attr_has_class(attr, "prediction")) box = "prediction";
-    if (box.empty()) {
+    // A checkpoint, an ending or a prediction is a box: none nests in another.
+    if (what.kind == DivKind::Checkpoint || what.kind == DivKind::Ending ||
+        (what.kind == DivKind::Callout && what.name == "prediction")) {
+      box(what.name, content, line);
+    } else {
       blocks(content);
-      return;
     }
+  }
+
+  void placement(const Json& attr, const DivClass& what, const Json& content,
+                 int line) {
+    check_keys(attr, {"table", "figure"}, "a table or figure");
+    Placement p{what.figure ? "figure" : "table", what.name, !content.empty(),
+                line};
+    if (attr_get(attr, "table") && attr_get(attr, "figure")) {
+      diags.add(ch.at(line), "a div places either a table or a figure");
+    }
+    if (p.kind == "figure" && !p.has_caption) {
+      diags.add(ch.at(line), "figure '" + p.name +
+                                 "' needs a caption (the div's content)");
+    }
+    ch.placements.push_back(p);
+    number(what.figure ? "Figure" : "Table", p.kind + "-" + p.name, line);
+    blocks(content);
+  }
+
+  void caption(const Json& attr, const Json& content, int line) {
+    check_keys(attr, {"caption"}, "a table caption");
+    number("Table", attr[0].get<std::string>(), line);
+    if (content.size() != 1 || content[0]["t"] != "Table") {
+      diags.add(ch.at(line), "a caption div must hold exactly one table");
+    }
+    in_caption_div = true;
+    blocks(content);
+    in_caption_div = false;
+  }
+
+  void exercise(const Json& attr, const Json& content, int line) {
+    check_keys(attr, {"title", "tests"}, "an exercise");
+    number("Exercise", exercise_anchor(attr, count("Exercise") + 1), line);
+    bool has_answer = false;
+    for (const auto& b : content) {
+      has_answer = has_answer ||
+                   (b["t"] == "Div" && attr_has_class(b["c"][0], "answer"));
+    }
+    if (!has_answer) {
+      diags.add(ch.at(line), "exercise without an answer (add a "
+                             "'::: answer' div inside it)");
+    }
+  }
+
+  void box(const std::string& kind, const Json& content, int line) {
     if (!open_box.empty()) {
-      const bool vowel = std::string("aeiou").find(box[0]) != std::string::npos;
-      diags.add(ch.at(line), (vowel ? "an " : "a ") + box +
+      const bool vowel = std::string("aeiou").find(kind[0]) != std::string::npos;
+      diags.add(ch.at(line), (vowel ? "an " : "a ") + kind +
                                  " block inside the " + open_box +
                                  " block of line " +
                                  std::to_string(open_box_line) +
@@ -287,7 +306,7 @@ struct Walker {
     }
     std::string outer = open_box;
     int outer_line = open_box_line;
-    open_box = box;
+    open_box = kind;
     open_box_line = line;
     blocks(content);
     open_box = outer;

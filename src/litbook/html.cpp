@@ -1,6 +1,7 @@
 #include "html.hpp"
 
 #include "checkpoint.hpp"
+#include "classify.hpp"
 
 #include <algorithm>
 
@@ -22,10 +23,6 @@ std::string escape_html(std::string_view text) {
 }
 
 namespace {
-
-const char* kCallouts[][2] = {{"prediction", "Predict first"},
-                              {"misconception", "Common misconception"},
-                              {"note", "Note"}};
 
 std::string str(const Json& j) { return j.get<std::string>(); }
 
@@ -287,17 +284,15 @@ std::string HtmlWriter::link(const Json& node) {
 std::string HtmlWriter::code_block(const Json& node) {
   const Json& attr = node["c"][0];
   std::string code = str(node["c"][1]);
-  if (attr_has_class(attr, "output")) {
+  const CodeKind kind = classify_code_block(attr);
+  if (kind == CodeKind::Output) {
     const std::string stem = ctx_.chapter ? ctx_.chapter->stem : "";
     return "<figure class=\"output\"><figcaption>Output of <code>demos/" +
            escape_html(stem) + ".cpp</code></figcaption><pre><code>" +
            escape_html(code) + "</code></pre></figure>\n";
   }
-  if (attr_get(attr, "region") || attr_get(attr, "fill") ||
-      attr_get(attr, "revise") || attr_get(attr, "file")) {
-    if (attr_has_class(attr, "hidden")) return {};
-    return listing(attr, code);
-  }
+  if (kind == CodeKind::HiddenRegion) return {};
+  if (kind == CodeKind::Region) return listing(attr, code);
   // An ordinary block, written as Pandoc writes it: highlighted languages
   // in a div.sourceCode carrying the block's id, others as a plain <pre>
   // with the block's id, classes and attributes.
@@ -500,27 +495,29 @@ std::string HtmlWriter::exercise_div(const Json& attr, const Json& content) {
 std::string HtmlWriter::div(const Json& node) {
   const Json& attr = node["c"][0];
   const Json& content = node["c"][1];
-  if (auto name = attr_get(attr, "table")) return table_div(*name, content);
-  if (auto name = attr_get(attr, "figure")) return figure_div(*name, content);
-  if (auto caption = attr_get(attr, "caption")) {
-    return caption_div(*caption, content);
-  }
-  if (auto kind = checkpoint_kind(attr, content); !kind.empty()) {
-    return checkpoint_html(*this, kind, attr, content);
-  }
-  if (auto kind = ending_kind(attr); !kind.empty()) {
-    return ending_html(*this, kind, content);
-  }
-  for (const auto& [cls, title] : kCallouts) {
-    if (attr_has_class(attr, cls)) {
+  const DivClass what = classify_div(attr, content);
+  switch (what.kind) {
+    case DivKind::Placement:
+      return what.figure ? figure_div(what.name, content)
+                         : table_div(what.name, content);
+    case DivKind::Caption:
+      return caption_div(what.name, content);
+    case DivKind::Checkpoint:
+      return checkpoint_html(*this, what.name, attr, content);
+    case DivKind::Ending:
+      return ending_html(*this, what.name, content);
+    case DivKind::Callout:
       // A note in the flow of the text, not a landmark: a page has many.
-      return "<div class=\"callout " + std::string(cls) +
-             "\" role=\"note\"><p class=\"callout-title\">" + title +
+      return "<div class=\"callout " + what.name +
+             "\" role=\"note\"><p class=\"callout-title\">" + what.title +
              "</p>\n" + blocks(content) + "</div>\n";
-    }
+    case DivKind::Workbench:
+      return workbench_div(attr, content);
+    case DivKind::Exercise:
+      return exercise_div(attr, content);
+    case DivKind::Plain:
+      break;
   }
-  if (attr_has_class(attr, "workbench")) return workbench_div(attr, content);
-  if (attr_has_class(attr, "exercise")) return exercise_div(attr, content);
   return "<div" + attrs(attr) + ">\n" + blocks(content) + "</div>\n";
 }
 

@@ -331,6 +331,19 @@ Result check_fails(const Project& p) {
 }
 
 // Runs `litbook check` on the project and requires that it passes silently.
+// Checks the book, renders chapter STEM with the real template and
+// returns its page; both steps must succeed.
+std::string checked_page(Project& p, const std::string& stem) {
+  auto r = p.litbook({"check"});
+  LOG_RUN(r);
+  REQUIRE(r.status == 0);
+  p.copy_from_source("book/template.html");
+  auto page = p.litbook({"render", "chapters/" + stem + ".md", "--site", "site"});
+  LOG_RUN(page);
+  REQUIRE(page.status == 0);
+  return p.read("site/" + stem + ".html");
+}
+
 void check_passes(const Project& p) {
   Result r = p.litbook({"check"});
   LOG_RUN(r);
@@ -1328,6 +1341,20 @@ After [the alpha chapter](chapter:alpha), the alpha chapter again.
                 "prose without a link: write [the alpha chapter]"
                 "(chapter:alpha)"});
   }
+  SECTION("the line is the prose's, not an earlier code block's") {
+    p.chapter("02-beta-gamma", R"md(```
+the alpha chapter, in a code block
+```
+
+Then the alpha chapter, in prose.
+)md");
+    auto r = check_fails(p);
+    REQUIRE(lines_of(r.err) ==
+            std::vector<std::string>{
+                "chapters/02-beta-gamma.md:15: chapter 'alpha' is named in "
+                "prose without a link: write [the alpha chapter]"
+                "(chapter:alpha)"});
+  }
   SECTION("links, code, math and ordinary words pass") {
     p.chapter("02-beta-gamma", R"md(See [the alpha chapter](chapter:alpha),
 the [alpha](chapter:alpha) chapter, `alpha chapter` in code, $alpha$
@@ -2034,16 +2061,9 @@ TEST_CASE("a Markdown table needs a caption div", "[tool][check]") {
   SECTION("a caption div passes and renders a <caption>") {
     p.chapter("01-alpha", "Text.\n\n::: {caption=\"Pairs\"}\n| a | b |\n"
                           "|---|---|\n| 1 | 2 |\n:::\n");
-    auto r = p.litbook({"check"});
-    LOG_RUN(r);
-    REQUIRE(r.status == 0);
-    p.copy_from_source("book/template.html");
-    auto page = p.litbook({"render", "chapters/01-alpha.md", "--site", "site"});
-    LOG_RUN(page);
-    REQUIRE(page.status == 0);
+    const std::string html = checked_page(p, "01-alpha");
     // The caption starts with the table's number in the chapter.
-    REQUIRE(p.read("site/01-alpha.html")
-                .find("<table>\n<caption><span class=\"item-number\">"
+    REQUIRE(html.find("<table>\n<caption><span class=\"item-number\">"
                       "Table 1.1.</span> Pairs</caption>") != std::string::npos);
   }
 }
@@ -2316,14 +2336,7 @@ Yes.
 :::
 :::
 )md");
-  auto r = p.litbook({"check"});
-  LOG_RUN(r);
-  REQUIRE(r.status == 0);
-  p.copy_from_source("book/template.html");
-  auto page = p.litbook({"render", "chapters/01-alpha.md", "--site", "site"});
-  LOG_RUN(page);
-  REQUIRE(page.status == 0);
-  std::string html = p.read("site/01-alpha.html");
+  const std::string html = checked_page(p, "01-alpha");
   auto has = [&](const std::string& text) {
     INFO("looking for: " << text);
     CHECK(html.find(text) != std::string::npos);
@@ -2392,14 +2405,7 @@ TEST_CASE("a workbench div renders its container and loads its workbench",
   p.chapter("01-alpha",
             "Text.\n\n::: {.workbench name=dials}\nEdit the dials.\n:::\n\n"
             "- [Turn one up]{when=turned-up}.\n");
-  auto r = p.litbook({"check"});
-  LOG_RUN(r);
-  REQUIRE(r.status == 0);
-  p.copy_from_source("book/template.html");
-  auto page = p.litbook({"render", "chapters/01-alpha.md", "--site", "site"});
-  LOG_RUN(page);
-  REQUIRE(page.status == 0);
-  std::string html = p.read("site/01-alpha.html");
+  const std::string html = checked_page(p, "01-alpha");
   auto has = [&](const std::string& text) {
     INFO("looking for: " << text);
     CHECK(html.find(text) != std::string::npos);
@@ -2630,6 +2636,41 @@ TEST_CASE("a fence left open swallows the output block: reported at the "
                         "but the chapter has no output block (```{.output}) to check "
                         "it against"});
   }
+}
+
+TEST_CASE("a div with the classes of two kinds is one kind to check and "
+          "render alike", "[tool][render]") {
+  // A note that also says exercise is a note (the callouts come before
+  // exercises): check does not number it, so the real exercise after it
+  // is Exercise 1.1 in check's index and on the page.
+  Project p;
+  p.book({"01-alpha"});
+  p.chapter("01-alpha", R"md(Alpha, see [](#exercise-1).
+
+::: {.note .exercise title="Not one"}
+A note.
+
+::: answer
+Not an answer.
+:::
+:::
+
+::: {.exercise title="Real"}
+Do it.
+
+::: answer
+Done.
+:::
+:::
+)md");
+  const std::string html = checked_page(p, "01-alpha");
+  CHECK(html.find("<div class=\"callout note\" role=\"note\">") !=
+        std::string::npos);
+  CHECK(html.find("<section class=\"exercise\" id=\"exercise-1\"><h3>"
+                  "Exercise 1.1: Real") != std::string::npos);
+  CHECK(html.find("<a href=\"#exercise-1\">Exercise 1.1</a>") !=
+        std::string::npos);
+  CHECK(html.find("Exercise 1.2") == std::string::npos);
 }
 
 TEST_CASE("a link to a revised region: check and render agree on its id",

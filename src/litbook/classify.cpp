@@ -1,0 +1,51 @@
+#include "classify.hpp"
+
+#include "checkpoint.hpp"
+
+namespace litbook {
+
+namespace {
+
+// The callouts and the heading each shows. A `prediction` that holds an
+// answer is a checkpoint; without one it is a callout.
+const char* const kCallouts[][2] = {{"prediction", "Predict first"},
+                                    {"misconception", "Common misconception"},
+                                    {"note", "Note"}};
+
+}  // namespace
+
+DivClass classify_div(const Json& attr, const Json& content) {
+  if (auto name = attr_get(attr, "table")) {
+    return {DivKind::Placement, *name, "", false};
+  }
+  if (auto name = attr_get(attr, "figure")) {
+    return {DivKind::Placement, *name, "", true};
+  }
+  if (auto caption = attr_get(attr, "caption")) {
+    return {DivKind::Caption, *caption, "", false};
+  }
+  if (auto kind = checkpoint_kind(attr, content); !kind.empty()) {
+    return {DivKind::Checkpoint, kind, "", false};
+  }
+  if (auto kind = ending_kind(attr); !kind.empty()) {
+    return {DivKind::Ending, kind, "", false};
+  }
+  for (const auto& [cls, title] : kCallouts) {
+    if (attr_has_class(attr, cls)) return {DivKind::Callout, cls, title, false};
+  }
+  if (attr_has_class(attr, "workbench")) return {DivKind::Workbench, "", "", false};
+  if (attr_has_class(attr, "exercise")) return {DivKind::Exercise, "", "", false};
+  return {};
+}
+
+CodeKind classify_code_block(const Json& attr) {
+  if (attr_has_class(attr, "output")) return CodeKind::Output;
+  if (attr_get(attr, "region") || attr_get(attr, "fill") ||
+      attr_get(attr, "revise") || attr_get(attr, "file")) {
+    return attr_has_class(attr, "hidden") ? CodeKind::HiddenRegion
+                                          : CodeKind::Region;
+  }
+  return CodeKind::Plain;
+}
+
+}  // namespace litbook

@@ -1,0 +1,48 @@
+// What each fenced block of a chapter is, decided in one place. Extract
+// (whose model check, tangle and search read) and the HTML writer both
+// dispatch on these functions, so a block that check reads as one kind is
+// rendered as that same kind: the two cannot drift apart.
+#pragma once
+
+#include <string>
+
+#include "chapter.hpp"
+
+namespace litbook {
+
+enum class DivKind {
+  Placement,   ///< `::: {table=NAME}` or `::: {figure=NAME}`
+  Caption,     ///< `::: {caption="..."}` around a Markdown table
+  Checkpoint,  ///< predict, experiment, implement or explain
+  Ending,      ///< self-check or failure-modes
+  Callout,     ///< prediction (without an answer), misconception, note
+  Workbench,   ///< `::: {.workbench name=NAME}`
+  Exercise,    ///< `::: {.exercise}` holding an answer
+  Plain,       ///< any other div, written as Pandoc writes it
+};
+
+/// A div's kind and what the kind needs from its attributes.
+struct DivClass {
+  DivKind kind = DivKind::Plain;
+  /// Placement: the table's or figure's name; Caption: the caption;
+  /// Checkpoint and Ending: the kind ("predict", "self-check", ...);
+  /// Callout: its class.
+  std::string name;
+  std::string title;    ///< Callout: the heading the page shows
+  bool figure = false;  ///< Placement: a figure rather than a table
+};
+
+/// Classifies a div from its attributes and content. The order is the
+/// precedence: a div with both a table and a caption is a placement.
+DivClass classify_div(const Json& attr, const Json& content);
+
+enum class CodeKind {
+  Output,        ///< the chapter's `{.output}` block
+  Region,        ///< a code region the book shows (region, fill, revise, file)
+  HiddenRegion,  ///< the same with `.hidden`: tangled, never shown
+  Plain,         ///< an ordinary code block
+};
+
+CodeKind classify_code_block(const Json& attr);
+
+}  // namespace litbook

@@ -16,34 +16,10 @@
 //        (defaults: build/book, build/screenshots, build/out; CTest label: browser)
 "use strict";
 
-const test = require("node:test");
 const assert = require("node:assert/strict");
-const fs = require("fs");
-const path = require("path");
-const { pathToFileURL } = require("url");
-const { launch, openPage } = require("../../tools/chromium.js");
+const { workbenchPage } = require("./workbench-page.js");
 
-const root = path.resolve(__dirname, "..", "..");
-const bookDir = fs.realpathSync(path.resolve(process.argv[2] || path.join(root, "build", "book")));
-const shotDir = path.resolve(process.argv[3] || path.join(root, "build", "screenshots"));
-const outDir = path.resolve(process.argv[4] || path.join(root, "build", "out"));
-const PHONE = { width: 390, height: 844 };
-const DESKTOP = { width: 1280, height: 900 };
-
-// The chapter page that holds the workbench.
-const chapter = fs
-  .readdirSync(bookDir)
-  .filter((f) => /^\d\d-.*\.html$/.test(f))
-  .find((f) => fs.readFileSync(path.join(bookDir, f), "utf8").includes('data-workbench="attention"'));
-
-let browser;
-
-async function open({ viewport = DESKTOP, scheme = "light" } = {}) {
-  const { page, messages } = await openPage(browser.context, pathToFileURL(path.join(bookDir, chapter)).href,
-                                            { viewport, scheme });
-  await page.locator("section.workbench.workbench-ready").waitFor({ timeout: 15000 });
-  return { page, messages };
-}
+const bench = workbenchPage({ name: "attention", stem: "25-multi-head-attention" });
 
 // What the workbench shows: per head a 3x3 table of { value, text, kind },
 // the concatenated outputs, the message, and the fields' validity.
@@ -73,17 +49,7 @@ const texts = (rows) => rows.map((r) => r.map((c) => c.text));
 const round6 = (rows) => values(rows).map((r) => r.map((v) => Number(v.toFixed(6)) + 0));
 const field = (page, token, feature) => page.locator(`.workbench-input[data-token="${token}"][data-feature="${feature}"]`);
 
-test.before(async () => {
-  assert.ok(chapter, `${bookDir}: no chapter page with a workbench; build the book first`);
-  browser = await launch();
-});
-
-test.after(async () => {
-  if (browser) await browser.close();
-});
-
-test("the workbench loads and shows the chapter's fixture", async () => {
-  const { page, messages } = await open();
+bench.test("the workbench loads and shows the chapter's fixture", async (page) => {
   const s = await state(page);
   // Head 0 is uniform over the visible keys.
   assert.deepEqual(round6(s.probs[0]), [[1, 0, 0], [0.5, 0.5, 0], [0.333333, 0.333333, 0.333333]]);
@@ -107,62 +73,46 @@ test("the workbench loads and shows the chapter's fixture", async () => {
   assert.deepEqual(round6(s.concat)[1], [0.770151, -0.420735, 0.213809, 0.786191]);
   assert.equal(s.message, "");
   // Accessible tables: a caption, th scope, marks that are not only colour.
-  const a11y = await page.evaluate(() => ({
-    tables: document.querySelectorAll("section.workbench table").length,
-    captions: document.querySelectorAll("section.workbench table > caption").length,
-    unscoped: document.querySelectorAll("section.workbench th:not([scope])").length,
-    marks: Array.from(document.querySelectorAll(".workbench-probs tbody td"), (td) =>
-      `${td.classList.contains("blocked") ? "blocked" : td.classList.contains("diagonal") ? "diagonal" : "allowed"}:` +
-      td.querySelector(".cell-mark")?.textContent),
-    labelled: Array.from(document.querySelectorAll(".workbench-input")).every((i) => i.labels.length === 1),
-  }));
-  assert.equal(a11y.tables, 3);
-  assert.equal(a11y.captions, 3);
-  assert.equal(a11y.unscoped, 0);
+  assert.deepEqual(await bench.accessibility(page), { tables: 3, captions: 3, unscoped: 0, labelled: true, radios: true });
   // Each cell says its kind in a word, as the chapter's tables do.
-  const marks = ["diagonal:self", "blocked:blocked", "blocked:blocked",
+  const marks = await page.evaluate(() =>
+    Array.from(document.querySelectorAll(".workbench-probs tbody td"), (td) =>
+      `${td.classList.contains("blocked") ? "blocked" : td.classList.contains("diagonal") ? "diagonal" : "allowed"}:` +
+      td.querySelector(".cell-mark")?.textContent));
+  const expected = ["diagonal:self", "blocked:blocked", "blocked:blocked",
                  "allowed:seen", "diagonal:self", "blocked:blocked",
                  "allowed:seen", "allowed:seen", "diagonal:self"];
-  assert.deepEqual(a11y.marks, [...marks, ...marks]);
-  assert.ok(a11y.labelled, "a token field without its label");
-  assert.deepEqual(messages, [], messages.join("\n"));
-  await page.close();
+  assert.deepEqual(marks, [...expected, ...expected]);
 });
 
-test("the page's numbers equal the chapter demo's (native) numbers", async () => {
-  const file = path.join(outDir, chapter.replace(/\.html$/, ""), "values.json");
-  assert.ok(fs.existsSync(file), `${file}: no demo values; build the book first`);
-  const published = JSON.parse(fs.readFileSync(file, "utf8"));
-  const value = (key) => {
-    assert.ok(key in published, `the demo publishes no '${key}'`);
-    const v = published[key];
-    return v.kind === "number" ? Number(v.value) : v.text;
-  };
-  const { page, messages } = await open();
+// The demo's value `key`: a number, or the text it printed.
+const published = (key) => {
+  const v = bench.value(key);
+  return v.kind === "number" ? Number(v.value) : v.text;
+};
+
+bench.test("the page's numbers equal the chapter demo's (native) numbers", async (page) => {
   const s = await state(page);
   // The fixture: every probability of both heads, bit for bit.
   for (const h of [0, 1]) {
     for (const q of [0, 1, 2]) {
       for (const k of [0, 1, 2]) {
-        assert.equal(s.probs[h][q][k].value, value(`head${h}.p.${q}${k}`), `head ${h}, query ${q}, key ${k}`);
+        assert.equal(s.probs[h][q][k].value, published(`head${h}.p.${q}${k}`), `head ${h}, query ${q}, key ${k}`);
       }
     }
   }
   for (const t of [0, 1, 2]) {
-    assert.equal(s.concat[t].map((c) => c.text).join(" "), value(`concat.row${t}`), `concatenated row ${t}`);
+    assert.equal(s.concat[t].map((c) => c.text).join(" "), published(`concat.row${t}`), `concatenated row ${t}`);
   }
   // The demo's rows for the two switches, as printed (six decimals).
   await page.locator(".workbench-causal").uncheck();
-  assert.equal(texts((await state(page)).probs[1])[0].join(" "), value("workbench.open.head1.row0"));
+  assert.equal(texts((await state(page)).probs[1])[0].join(" "), published("workbench.open.head1.row0"));
   await page.locator(".workbench-causal").check();
   await page.locator(".workbench-reuse").check();
-  assert.equal((await state(page)).concat[1].map((c) => c.text).join(" "), value("workbench.broken.concat.row1"));
-  assert.deepEqual(messages, [], messages.join("\n"));
-  await page.close();
+  assert.equal((await state(page)).concat[1].map((c) => c.text).join(" "), published("workbench.broken.concat.row1"));
 });
 
-test("turning the causal mask off lets the first query see every key", async () => {
-  const { page, messages } = await open();
+bench.test("turning the causal mask off lets the first query see every key", async (page) => {
   const before = await state(page);
   await page.locator(".workbench-causal").uncheck();
   const open_ = await state(page);
@@ -178,12 +128,9 @@ test("turning the causal mask off lets the first query see every key", async () 
   for (const h of [0, 1]) assert.deepEqual(values(open_.probs[h])[2], values(before.probs[h])[2]);
   await page.locator(".workbench-causal").check();
   assert.deepEqual(values((await state(page)).probs[1]), values(before.probs[1]));
-  assert.deepEqual(messages, [], messages.join("\n"));
-  await page.close();
 });
 
-test("the broken split makes head 1 a copy of head 0", async () => {
-  const { page, messages } = await open();
+bench.test("the broken split makes head 1 a copy of head 0", async (page) => {
   const before = await state(page);
   assert.notDeepEqual(values(before.probs[1]), values(before.probs[0]));
   await page.locator(".workbench-reuse").check();
@@ -199,12 +146,9 @@ test("the broken split makes head 1 a copy of head 0", async () => {
   await page.locator(".workbench-causal").check();
   await page.locator(".workbench-reuse").uncheck();
   assert.deepEqual(values((await state(page)).probs[1]), values(before.probs[1]));
-  assert.deepEqual(messages, [], messages.join("\n"));
-  await page.close();
 });
 
-test("editing a token recomputes as the reader types", async () => {
-  const { page, messages } = await open();
+bench.test("editing a token recomputes as the reader types", async (page) => {
   const before = await state(page);
   // Change the last token in head 1's features only.
   await field(page, 2, 3).fill("-2");
@@ -225,12 +169,9 @@ test("editing a token recomputes as the reader types", async () => {
   const threeHalf = await state(page);
   assert.notDeepEqual(values(three.probs[1]), values(after.probs[1]));
   assert.notDeepEqual(values(threeHalf.probs[1]), values(three.probs[1]));
-  assert.deepEqual(messages, [], messages.join("\n"));
-  await page.close();
 });
 
-test("a coordinate that is not a number is reported and the last result stays", async () => {
-  const { page, messages } = await open();
+bench.test("a coordinate that is not a number is reported and the last result stays", async (page) => {
   const before = await state(page);
   await field(page, 1, 0).fill("abc");
   const bad = await state(page);
@@ -261,48 +202,6 @@ test("a coordinate that is not a number is reported and the last result stays", 
   const reset = await state(page);
   assert.equal(reset.message, "");
   assert.deepEqual(values(reset.probs[1]), values(before.probs[1]));
-  assert.deepEqual(messages, [], messages.join("\n"));
-  await page.close();
 });
 
-test("the workbench fits a phone, follows the dark theme; screenshots", async () => {
-  fs.mkdirSync(shotDir, { recursive: true });
-  const written = [];
-  const luminance = (rgb) => {
-    const [r, g, b] = rgb.match(/\d+(\.\d+)?/g).map(Number);
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-  };
-  for (const scheme of ["light", "dark"]) {
-    for (const viewport of [DESKTOP, PHONE]) {
-      const { page, messages } = await open({ viewport, scheme });
-      const facts = await page.evaluate(() => {
-        const s = document.querySelector("section.workbench");
-        const box = s.getBoundingClientRect();
-        const input = document.querySelector(".workbench-input");
-        return {
-          scroll: document.documentElement.scrollWidth,
-          inner: window.innerWidth,
-          left: box.left,
-          right: box.right,
-          background: getComputedStyle(s).backgroundColor,
-          inputBackground: getComputedStyle(input).backgroundColor,
-          inputColor: getComputedStyle(input).color,
-          inputWidth: input.getBoundingClientRect().width,
-        };
-      });
-      assert.ok(facts.scroll <= facts.inner, `${scheme} ${viewport.width}px: the page is ${facts.scroll}px wide`);
-      assert.ok(facts.left >= 0 && facts.right <= viewport.width, `${scheme} ${viewport.width}px: the workbench overflows`);
-      assert.ok(facts.inputWidth >= 50, `${scheme} ${viewport.width}px: a token field is ${facts.inputWidth}px wide`);
-      const dark = scheme === "dark";
-      assert.equal(luminance(facts.background) < 100, dark, `${scheme}: workbench background ${facts.background}`);
-      assert.equal(luminance(facts.inputBackground) < 100, dark, `${scheme}: field background ${facts.inputBackground}`);
-      assert.equal(luminance(facts.inputColor) < 100, !dark, `${scheme}: field text ${facts.inputColor}`);
-      const file = path.join(shotDir, `workbench-${scheme}-${viewport.width}.png`);
-      await page.locator("section.workbench").screenshot({ path: file });
-      written.push(path.relative(root, file));
-      assert.deepEqual(messages, [], messages.join("\n"));
-      await page.close();
-    }
-  }
-  console.log(`screenshots: ${written.join(", ")}`);
-});
+bench.testLayout("the workbench fits a phone, follows the dark theme; screenshots", { schemes: ["light", "dark"] });

@@ -10,26 +10,11 @@
 // usage: node tests/browser/workbench-bpe.test.js [BOOK_DIR] [SCREENSHOT_DIR] [OUT_DIR]
 "use strict";
 
-const test = require("node:test");
 const assert = require("node:assert/strict");
-const fs = require("fs");
-const path = require("path");
-const { pathToFileURL } = require("url");
-const { launch, openPage } = require("../../tools/chromium.js");
+const { workbenchPage } = require("./workbench-page.js");
 
-const root = path.resolve(__dirname, "..", "..");
-const bookDir = fs.realpathSync(path.resolve(process.argv[2] || path.join(root, "build", "book")));
-const shotDir = path.resolve(process.argv[3] || path.join(root, "build", "screenshots"));
-const outDir = path.resolve(process.argv[4] || path.join(root, "build", "out"));
-const STEM = "04-bpe-tokenizer";
-
-let browser;
-
-async function open(options = {}) {
-  const { page, messages } = await openPage(browser.context, pathToFileURL(path.join(bookDir, STEM + ".html")).href, options);
-  await page.locator('section.workbench[data-workbench="bpe"] .workbench-tokens-strip li').first().waitFor({ timeout: 30000 });
-  return { page, messages };
-}
+const bench = workbenchPage({ name: "bpe", stem: "04-bpe-tokenizer", ready: ".workbench-tokens-strip li", timeout: 30000 });
+const { steps } = bench;
 
 function tokens(page) {
   return page.evaluate(() => ({
@@ -38,12 +23,6 @@ function tokens(page) {
     summary: document.querySelector(".workbench-summary").textContent,
     rows: document.querySelectorAll(".workbench-merges tbody tr").length,
   }));
-}
-
-function steps(page) {
-  return page.evaluate(() =>
-    Object.fromEntries(Array.from(document.querySelectorAll("[data-checkpoint=experiment] input[type=checkbox][data-when]"),
-      (b) => [b.getAttribute("data-when"), b.checked])));
 }
 
 const type = (page, text) => page.locator("section.workbench .workbench-prompt").fill(text);
@@ -58,17 +37,8 @@ function spelled(texts) {
   return Buffer.from(bytes).toString("utf8");
 }
 
-test.before(async () => {
-  browser = await launch();
-});
-
-test.after(async () => {
-  if (browser) await browser.close();
-});
-
-test("the chapter's sentence gets the demo's ids; typing recomputes and ticks the steps", async () => {
-  const { page, messages } = await open();
-  const table = JSON.parse(fs.readFileSync(path.join(outDir, STEM, "tables", "sentence.json"), "utf8"));
+bench.test("the chapter's sentence gets the demo's ids; typing recomputes and ticks the steps", async (page) => {
+  const table = bench.table("sentence");
   const printed = table.rows.slice(1, -1); // without BOS and EOS
   let t = await tokens(page);
   assert.deepEqual(t.ids, printed.map((row) => Number(row[1].text)));
@@ -87,18 +57,6 @@ test("the chapter's sentence gets the demo's ids; typing recomputes and ticks th
   // Back to the chapter's sentence.
   await page.locator("section.workbench .workbench-reset").click();
   assert.equal((await tokens(page)).ids.length, 17);
-  assert.deepEqual(messages, [], messages.join("\n"));
-  await page.close();
 });
 
-test("screenshots, desktop and phone; the workbench fits", async () => {
-  fs.mkdirSync(shotDir, { recursive: true });
-  for (const [name, viewport] of [["desktop", { width: 1280, height: 900 }], ["phone", { width: 390, height: 844 }]]) {
-    const { page } = await open({ viewport });
-    const overflow = await page.evaluate(() =>
-      document.querySelector("section.workbench").getBoundingClientRect().right - document.documentElement.clientWidth);
-    assert.ok(overflow <= 1, `${name}: the workbench is ${overflow}px wider than the page`);
-    await page.locator("section.workbench").screenshot({ path: path.join(shotDir, `workbench-bpe-${name}.png`) });
-    await page.close();
-  }
-});
+bench.testLayout("screenshots, desktop and phone; the workbench fits");

@@ -13,32 +13,15 @@
 //        (defaults: build/book, build/screenshots, build/out; CTest label: browser)
 "use strict";
 
-const test = require("node:test");
 const assert = require("node:assert/strict");
-const fs = require("fs");
-const path = require("path");
-const { pathToFileURL } = require("url");
-const { launch, openPage } = require("../../tools/chromium.js");
+const { workbenchPage } = require("./workbench-page.js");
 
-const root = path.resolve(__dirname, "..", "..");
-const bookDir = fs.realpathSync(path.resolve(process.argv[2] || path.join(root, "build", "book")));
-const shotDir = path.resolve(process.argv[3] || path.join(root, "build", "screenshots"));
-const outDir = path.resolve(process.argv[4] || path.join(root, "build", "out"));
-const STEM = "23-causal-masking";
-const PHONE = { width: 390, height: 844 };
-const DESKTOP = { width: 1280, height: 900 };
+const bench = workbenchPage({ name: "causal", stem: "23-causal-masking" });
+const { steps } = bench;
+
 const EVENTS = ["first-token-edited", "future-edited", "mask-off", "mask-after", "token-appended"];
 // The demo's replacement for token 3 (its other3).
 const OTHER3 = [2, -1, 0.5, 3];
-
-let browser;
-
-async function open({ viewport = DESKTOP, scheme = "light" } = {}) {
-  const { page, messages } = await openPage(browser.context, pathToFileURL(path.join(bookDir, STEM + ".html")).href,
-                                            { viewport, scheme });
-  await page.locator('section.workbench[data-workbench="causal"].workbench-ready').waitFor({ timeout: 15000 });
-  return { page, messages };
-}
 
 // What the workbench shows: each query-by-key table as rows of
 // { value, text, kind }, the weights' row sums, the outputs with each
@@ -73,28 +56,13 @@ function state(page) {
   });
 }
 
-// The experiment's steps: each checkbox with the event it waits for.
-function steps(page) {
-  return page.evaluate(() =>
-    Object.fromEntries(
-      Array.from(document.querySelectorAll("[data-checkpoint=experiment] input[type=checkbox][data-when]"), (b) => [
-        b.getAttribute("data-when"),
-        b.checked,
-      ])
-    )
-  );
-}
-
 const values = (rows) => rows.map((r) => r.map((c) => c.value));
 const fixed6 = (v) => { const s = v.toFixed(6); return /^-0\.0+$/.test(s) ? s.slice(1) : s; };
 const field = (page, token, feature) => page.locator(`section.workbench .workbench-input[data-token="${token}"][data-feature="${feature}"]`);
 const mask = (page, key) => page.locator(`section.workbench .workbench-mask-${key}`).check();
 const button = (page, name) => page.locator(`section.workbench .workbench-${name}`).click();
 const published = (name) => {
-  const file = path.join(outDir, STEM, "values.json");
-  const all = JSON.parse(fs.readFileSync(file, "utf8"));
-  assert.ok(name in all, `${file}: the demo publishes no '${name}'`);
-  const v = all[name];
+  const v = bench.value(name);
   return v.kind === "text" ? v.text : v.value; // a number: 17 significant digits
 };
 
@@ -102,16 +70,7 @@ async function setToken(page, t, xs) {
   for (let f = 0; f < xs.length; ++f) await field(page, t, f).fill(String(xs[f]));
 }
 
-test.before(async () => {
-  browser = await launch();
-});
-
-test.after(async () => {
-  if (browser) await browser.close();
-});
-
-test("the workbench shows the demo's fixture as the demo printed it", async () => {
-  const { page, messages } = await open();
+bench.test("the workbench shows the demo's fixture as the demo printed it", async (page) => {
   const s = await state(page);
   assert.equal(s.tokens, 4);
   for (let i = 0; i < 4; ++i) {
@@ -143,21 +102,11 @@ test("the workbench shows the demo's fixture as the demo printed it", async () =
   assert.deepEqual(values(s.fed).map((r) => r.map((v, k) => Number.isFinite(v) || k)), [
     [true, 1, 2, 3], [true, true, 2, 3], [true, true, true, 3], [true, true, true, true]]);
   assert.equal(s.message, "");
-  const a11y = await page.evaluate(() => ({
-    tables: document.querySelectorAll("section.workbench table").length,
-    captions: document.querySelectorAll("section.workbench table > caption").length,
-    unscoped: document.querySelectorAll("section.workbench th:not([scope])").length,
-    labelled: Array.from(document.querySelectorAll("section.workbench .workbench-input")).every((i) => i.labels.length === 1),
-    radios: Array.from(document.querySelectorAll("section.workbench [role=radiogroup] input[type=radio]")).every((i) => i.labels.length === 1),
-  }));
-  assert.deepEqual(a11y, { tables: 4, captions: 4, unscoped: 0, labelled: true, radios: true });
+  assert.deepEqual(await bench.accessibility(page), { tables: 4, captions: 4, unscoped: 0, labelled: true, radios: true });
   assert.deepEqual(await steps(page), Object.fromEntries(EVENTS.map((e) => [e, false])));
-  assert.deepEqual(messages, [], messages.join("\n"));
-  await page.close();
 });
 
-test("each guided step ticks itself when the reader does it, and the tables recompute", async () => {
-  const { page, messages } = await open();
+bench.test("each guided step ticks itself when the reader does it, and the tables recompute", async (page) => {
   const start = await state(page);
 
   // 1. Only token 0: row 0 still sees only itself and its output is the
@@ -221,12 +170,9 @@ test("each guided step ticks itself when the reader does it, and the tables reco
   s = await state(page);
   assert.equal(s.tokens, 3);
   assert.deepEqual(s.out.map((r) => r.same), ["true", "true", "true"]);
-  assert.deepEqual(messages, [], messages.join("\n"));
-  await page.close();
 });
 
-test("the buttons keep the length between one and five tokens", async () => {
-  const { page, messages } = await open();
+bench.test("the buttons keep the length between one and five tokens", async (page) => {
   for (let n = 0; n < 3; ++n) await button(page, "remove");
   let s = await state(page);
   assert.equal(s.tokens, 1);
@@ -238,12 +184,9 @@ test("the buttons keep the length between one and five tokens", async () => {
   assert.equal(await page.locator(".workbench-append").isDisabled(), true);
   // The first four are the chapter's again: rows 0-3 as in the chapter.
   assert.deepEqual(s.out.map((r) => r.same), ["true", "true", "true", "true", "new"]);
-  assert.deepEqual(messages, [], messages.join("\n"));
-  await page.close();
 });
 
-test("a coordinate that is not a number is reported and the last result stays", async () => {
-  const { page, messages } = await open();
+bench.test("a coordinate that is not a number is reported and the last result stays", async (page) => {
   const before = await state(page);
   await field(page, 1, 0).fill("abc");
   let s = await state(page);
@@ -275,44 +218,6 @@ test("a coordinate that is not a number is reported and the last result stays", 
   s = await state(page);
   assert.equal(s.message, "");
   assert.deepEqual(values(s.probs), values(before.probs));
-  assert.deepEqual(messages, [], messages.join("\n"));
-  await page.close();
 });
 
-test("the workbench fits a phone, follows the dark theme; screenshots", async () => {
-  fs.mkdirSync(shotDir, { recursive: true });
-  const luminance = (rgb) => {
-    const [r, g, b] = rgb.match(/\d+(\.\d+)?/g).map(Number);
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-  };
-  for (const scheme of ["light", "dark"]) {
-    for (const viewport of [DESKTOP, PHONE]) {
-      const { page, messages } = await open({ viewport, scheme });
-      const facts = await page.evaluate(() => {
-        const s = document.querySelector('section.workbench[data-workbench="causal"]');
-        const box = s.getBoundingClientRect();
-        const input = s.querySelector(".workbench-input");
-        return {
-          scroll: document.documentElement.scrollWidth,
-          inner: window.innerWidth,
-          left: box.left,
-          right: box.right,
-          background: getComputedStyle(s).backgroundColor,
-          inputBackground: getComputedStyle(input).backgroundColor,
-          inputWidth: input.getBoundingClientRect().width,
-        };
-      });
-      const where = `${scheme} ${viewport.width}px`;
-      assert.ok(facts.scroll <= facts.inner, `${where}: the page is ${facts.scroll}px wide`);
-      assert.ok(facts.left >= 0 && facts.right <= viewport.width, `${where}: the workbench overflows`);
-      assert.ok(facts.inputWidth >= 50, `${where}: a token field is ${facts.inputWidth}px wide`);
-      const dark = scheme === "dark";
-      assert.equal(luminance(facts.background) < 100, dark, `${scheme}: workbench background ${facts.background}`);
-      assert.equal(luminance(facts.inputBackground) < 100, dark, `${scheme}: field background ${facts.inputBackground}`);
-      await page.locator('section.workbench[data-workbench="causal"]')
-        .screenshot({ path: path.join(shotDir, `workbench-causal-${scheme}-${viewport.width}.png`) });
-      assert.deepEqual(messages, [], messages.join("\n"));
-      await page.close();
-    }
-  }
-});
+bench.testLayout("the workbench fits a phone, follows the dark theme; screenshots", { schemes: ["light", "dark"] });

@@ -13,32 +13,15 @@
 //        (defaults: build/book, build/screenshots, build/out; CTest label: browser)
 "use strict";
 
-const test = require("node:test");
 const assert = require("node:assert/strict");
-const fs = require("fs");
 const path = require("path");
 const { spawnSync } = require("child_process");
-const { pathToFileURL } = require("url");
-const { launch, openPage } = require("../../tools/chromium.js");
+const { workbenchPage } = require("./workbench-page.js");
 
-const root = path.resolve(__dirname, "..", "..");
-const bookDir = fs.realpathSync(path.resolve(process.argv[2] || path.join(root, "build", "book")));
-const shotDir = path.resolve(process.argv[3] || path.join(root, "build", "screenshots"));
-const outDir = path.resolve(process.argv[4] || path.join(root, "build", "out"));
-const tinyllm = path.join(path.dirname(outDir), "tinyllm");
-const checkpoint = path.join(outDir, "34-end-to-end", "artifacts", "tinyllm.ckpt");
-const STEM = "34-end-to-end";
-const PHONE = { width: 390, height: 844 };
-
-let browser;
-
-async function open(options = {}) {
-  const { page, messages } = await openPage(browser.context, pathToFileURL(path.join(bookDir, STEM + ".html")).href, options);
-  await page.locator('section.workbench[data-workbench="generate"] .workbench-write').waitFor({ timeout: 30000 });
-  return { page, messages };
-}
-
-const field = (page, name) => page.locator(`section.workbench .workbench-input[data-field="${name}"]`);
+const bench = workbenchPage({ name: "generate", stem: "34-end-to-end", ready: ".workbench-write", timeout: 30000 });
+const { steps, field } = bench;
+const tinyllm = path.join(path.dirname(bench.outDir), "tinyllm");
+const checkpoint = path.join(bench.outDir, "34-end-to-end", "artifacts", "tinyllm.ckpt");
 
 // Presses Write and waits for the end; returns the text and how many
 // different texts the output showed on the way (a token at a time: many).
@@ -57,26 +40,10 @@ async function write(page) {
   }));
 }
 
-function steps(page) {
-  return page.evaluate(() =>
-    Object.fromEntries(Array.from(document.querySelectorAll("[data-checkpoint=experiment] input[type=checkbox][data-when]"),
-      (b) => [b.getAttribute("data-when"), b.checked])));
-}
-
-test.before(async () => {
-  browser = await launch();
-});
-
-test.after(async () => {
-  if (browser) await browser.close();
-});
-
-test("the model writes the demo's sample, a token at a time, and tinyllm's text", async () => {
-  const { page, messages } = await open();
-  const values = JSON.parse(fs.readFileSync(path.join(outDir, STEM, "values.json"), "utf8"));
+bench.test("the model writes the demo's sample, a token at a time, and tinyllm's text", async (page) => {
   assert.deepEqual(await steps(page), { wrote: false, reseeded: false, greedy: false, heated: false });
   const first = await write(page);
-  assert.equal(first.text.replace(/\n/g, "/"), values["words.t07.sample0"].text);
+  assert.equal(first.text.replace(/\n/g, "/"), bench.value("words.t07.sample0").text);
   assert.ok(first.shown > 10, `the text appeared in ${first.shown} steps, not a token at a time`);
   assert.match(first.command, /--prompt 'And God said' --tokens 40 --temperature 0.7 --top-k 40 --top-p 1 --seed 34$/);
 
@@ -110,21 +77,9 @@ test("the model writes the demo's sample, a token at a time, and tinyllm's text"
   await page.locator("section.workbench .workbench-write").click();
   const message = await page.locator("section.workbench .workbench-message").textContent();
   assert.match(message, /Not a setting: Top-k \(\u201cmany\u201d: a whole number from 0 to 100000\)/);
-  assert.deepEqual(messages, [], messages.join("\n"));
-  await page.close();
 });
 
-test("screenshots of the generating model, light and dark, desktop and phone", async () => {
-  fs.mkdirSync(shotDir, { recursive: true });
-  for (const scheme of ["light", "dark"]) {
-    for (const [name, viewport] of [["desktop", { width: 1280, height: 900 }], ["phone", PHONE]]) {
-      const { page } = await open({ viewport, scheme });
-      await write(page);
-      const overflow = await page.evaluate(() =>
-        document.querySelector("section.workbench").getBoundingClientRect().right - document.documentElement.clientWidth);
-      assert.ok(overflow <= 1, `${scheme} ${name}: the workbench is ${overflow}px wider than the page`);
-      await page.locator("section.workbench").screenshot({ path: path.join(shotDir, `workbench-generate-${scheme}-${name}.png`) });
-      await page.close();
-    }
-  }
+bench.testLayout("the generating model fits, light and dark, desktop and phone; screenshots", {
+  schemes: ["light", "dark"],
+  prepare: write,
 });

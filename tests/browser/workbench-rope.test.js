@@ -14,34 +14,19 @@
 //        (defaults: build/book, build/screenshots, build/out; CTest label: browser)
 "use strict";
 
-const test = require("node:test");
 const assert = require("node:assert/strict");
-const fs = require("fs");
-const path = require("path");
-const { pathToFileURL } = require("url");
-const { launch, openPage } = require("../../tools/chromium.js");
+const { workbenchPage } = require("./workbench-page.js");
+const { bits } = require("../workbench/numbers.js");
 
-const root = path.resolve(__dirname, "..", "..");
-const bookDir = fs.realpathSync(path.resolve(process.argv[2] || path.join(root, "build", "book")));
-const shotDir = path.resolve(process.argv[3] || path.join(root, "build", "screenshots"));
-const outDir = path.resolve(process.argv[4] || path.join(root, "build", "out"));
-const STEM = "24-rope";
-const PHONE = { width: 390, height: 844 };
+const bench = workbenchPage({ name: "rope", stem: "24-rope" });
+const { steps } = bench;
+
 const Q = [0.5, -1, 0.25, 2, -0.75, 1.5, 1, -0.5];
 const K = [1, 0.5, -1.5, 0.25, 2, -1, 0.5, 0.75];
 const norm = (v) => Math.sqrt(v.reduce((s, x) => s + x * x, 0));
 // The allowance of tests/workbench/rope.test.js for a score computed by
 // the module where glibc's and musl's sines differ: 64 eps |q| |k|.
 const SCORE_BOUND = 64 * Number.EPSILON * norm(Q) * norm(K);
-
-let browser;
-
-async function open(viewport) {
-  const { page, messages } = await openPage(browser.context, pathToFileURL(path.join(bookDir, STEM + ".html")).href,
-                                            viewport ? { viewport } : {});
-  await page.locator('section.workbench[data-workbench="rope"].workbench-ready').waitFor({ timeout: 15000 });
-  return { page, messages };
-}
 
 // Every table of the workbench: class -> rows of { value, text } cells,
 // with the grid's column heads and the status message.
@@ -64,38 +49,13 @@ function tables(page) {
   });
 }
 
-const bits = (x) => new BigUint64Array(new Float64Array([x]).buffer)[0];
-const values = () => JSON.parse(fs.readFileSync(path.join(outDir, STEM, "values.json"), "utf8"));
-const published = (name) => Number(values()[name].value);
-const relativeTable = () => JSON.parse(fs.readFileSync(path.join(outDir, STEM, "tables", "relative.json"), "utf8"));
+const published = (name) => Number(bench.value(name).value);
+const relativeTable = () => bench.table("relative");
 const column = (grid, c) => grid.slice(0, 4).map((row) => row[c]);
 
-// The experiment's steps: each checkbox with the event it waits for.
-function steps(page) {
-  return page.evaluate(() =>
-    Object.fromEntries(
-      Array.from(document.querySelectorAll("[data-checkpoint=experiment] input[type=checkbox][data-when]"), (b) => [
-        b.getAttribute("data-when"),
-        b.checked,
-      ])
-    )
-  );
-}
+const set = (page, name, value) => bench.field(page, name).fill(String(value));
 
-async function set(page, name, value) {
-  await page.locator(`section.workbench .workbench-input[data-field="${name}"]`).fill(String(value));
-}
-
-test.before(async () => {
-  browser = await launch();
-});
-
-test.after(async () => {
-  if (browser) await browser.close();
-});
-
-test("the workbench shows the demo's query and key as the demo published them", async () => {
-  const { page, messages } = await open();
+bench.test("the workbench shows the demo's query and key as the demo published them", async (page) => {
   const t = await tables(page);
   // The scores: q . k and the rotated score at m = 1, n = 0, bit for bit
   // (positions 0 and 1 have the same sines in both C libraries).
@@ -118,18 +78,10 @@ test("the workbench shows the demo's query and key as the demo published them", 
   });
   assert.equal(t.grid[4][1].text, published("relative.max_diff").toExponential(1));
   assert.equal(t.message, "");
-  const a11y = await page.evaluate(() => ({
-    captions: document.querySelectorAll("section.workbench table > caption").length,
-    unscoped: document.querySelectorAll("section.workbench th:not([scope])").length,
-    labelled: Array.from(document.querySelectorAll("section.workbench .workbench-input")).every((i) => i.labels.length === 1),
-  }));
-  assert.deepEqual(a11y, { captions: 3, unscoped: 0, labelled: true });
-  assert.deepEqual(messages, [], messages.join("\n"));
-  await page.close();
+  assert.deepEqual(await bench.accessibility(page), { tables: 3, captions: 3, unscoped: 0, labelled: true, radios: true });
 });
 
-test("each guided step ticks itself when the reader does it, and the tables recompute", async () => {
-  const { page } = await open();
+bench.test("each guided step ticks itself when the reader does it, and the tables recompute", async (page) => {
   const before = await tables(page);
   assert.deepEqual(await steps(page), {
     "both-moved": false, "distance-changed": false, "same-position": false, "key-is-query": false, "key-unrotated": false,
@@ -193,19 +145,6 @@ test("each guided step ticks itself when the reader does it, and the tables reco
   }
   await set(page, "m", 1);
   assert.equal((await tables(page)).message, "");
-  await page.close();
 });
 
-test("the workbench fits a phone's width; screenshots", async () => {
-  fs.mkdirSync(shotDir, { recursive: true });
-  for (const [name, viewport] of [["desktop", null], ["phone", PHONE]]) {
-    const { page } = await open(viewport);
-    const overflow = await page.evaluate(() => {
-      const s = document.querySelector("section.workbench");
-      return s.getBoundingClientRect().right - document.documentElement.clientWidth;
-    });
-    assert.ok(overflow <= 1, `${name}: the workbench is ${overflow}px wider than the page`);
-    await page.locator("section.workbench").screenshot({ path: path.join(shotDir, `workbench-rope-${name}.png`) });
-    await page.close();
-  }
-});
+bench.testLayout("the workbench fits a phone's width; screenshots");

@@ -15,33 +15,15 @@
 //        (defaults: build/book, build/screenshots, build/out; CTest label: browser)
 "use strict";
 
-const test = require("node:test");
 const assert = require("node:assert/strict");
-const fs = require("fs");
 const path = require("path");
 const { spawnSync } = require("child_process");
-const { pathToFileURL } = require("url");
-const { launch, openPage } = require("../../tools/chromium.js");
+const { workbenchPage } = require("./workbench-page.js");
 
-const root = path.resolve(__dirname, "..", "..");
-const bookDir = fs.realpathSync(path.resolve(process.argv[2] || path.join(root, "build", "book")));
-const shotDir = path.resolve(process.argv[3] || path.join(root, "build", "screenshots"));
-const outDir = path.resolve(process.argv[4] || path.join(root, "build", "out"));
-const tinyllm = path.join(path.dirname(outDir), "tinyllm");
-const checkpoint = path.join(outDir, "34-end-to-end", "artifacts", "tinyllm.ckpt");
-const STEM = "32-sampling";
-const PHONE = { width: 390, height: 844 };
-
-let browser;
-
-async function open(options = {}) {
-  const { page, messages } = await openPage(browser.context, pathToFileURL(path.join(bookDir, STEM + ".html")).href, options);
-  await page.locator('section.workbench[data-workbench="sampling"] .workbench-sampling tbody tr').first().waitFor({ timeout: 30000 });
-  return { page, messages };
-}
-
-const values = () => JSON.parse(fs.readFileSync(path.join(outDir, STEM, "values.json"), "utf8"));
-const field = (page, name) => page.locator(`section.workbench .workbench-input[data-field="${name}"]`);
+const bench = workbenchPage({ name: "sampling", stem: "32-sampling", ready: ".workbench-sampling tbody tr", timeout: 30000 });
+const { steps, field, value } = bench;
+const tinyllm = path.join(path.dirname(bench.outDir), "tinyllm");
+const checkpoint = path.join(bench.outDir, "34-end-to-end", "artifacts", "tinyllm.ckpt");
 
 // Six decimals as the page prints them; three for the entropy.
 const fixed = (v, d = 6) => Number(v).toFixed(d);
@@ -75,12 +57,6 @@ function state(page) {
   });
 }
 
-function steps(page) {
-  return page.evaluate(() =>
-    Object.fromEntries(Array.from(document.querySelectorAll("[data-checkpoint=experiment] input[type=checkbox][data-when]"),
-      (b) => [b.getAttribute("data-when"), b.checked])));
-}
-
 async function settings(page, t, k, p, seed = 1) {
   await field(page, "temperature").fill(String(t));
   await field(page, "topK").fill(String(k));
@@ -88,26 +64,16 @@ async function settings(page, t, k, p, seed = 1) {
   await field(page, "seed").fill(String(seed));
 }
 
-test.before(async () => {
-  browser = await launch();
-});
-
-test.after(async () => {
-  if (browser) await browser.close();
-});
-
-test("the chapter's prompt gives the demo's numbers for every row of the settings table", async () => {
-  const { page, messages } = await open();
-  const v = values();
+bench.test("the chapter's prompt gives the demo's numbers for every row of the settings table", async (page) => {
   let s = await state(page);
   assert.equal(s.prompt, "And God said");
   assert.equal(s.rows.length, 12);
-  assert.equal(s.rows[0].token, visible(Buffer.from(v["t1.top1"].text)));
-  assert.equal(s.rows[0].raw, fixed(v["t1.p1"].value));
+  assert.equal(s.rows[0].token, visible(Buffer.from(value("t1.top1").text)));
+  assert.equal(s.rows[0].raw, fixed(value("t1.p1").value));
   assert.equal(s.rows[0].q, s.rows[0].raw);
-  assert.match(s.summary.kept, new RegExp(`^${v["t1.left"].value} of ${v.vocab.value}$`));
-  assert.match(s.summary.entropy, new RegExp(`^${fixed(v["t1.entropy"].value, 3)} `));
-  assert.equal(s.summary.read, String(v["prompt.tokens"].value));
+  assert.match(s.summary.kept, new RegExp(`^${value("t1.left").value} of ${value("vocab").value}$`));
+  assert.match(s.summary.entropy, new RegExp(`^${fixed(value("t1.entropy").value, 3)} `));
+  assert.equal(s.summary.read, String(value("prompt.tokens").value));
   assert.deepEqual(await steps(page), { cooled: false, heated: false, greedy: false, "top-k-cut": false, "top-p-cut": false });
 
   const rows = { greedy: [0, 0, 1], t05: [0.5, 0, 1], t15: [1.5, 0, 1], k5: [1, 5, 1], k50: [1, 50, 1],
@@ -116,21 +82,18 @@ test("the chapter's prompt gives the demo's numbers for every row of the setting
     await settings(page, t, k, p);
     s = await state(page);
     assert.equal(s.message, "", key);
-    assert.match(s.summary.kept, new RegExp(`^${v[key + ".left"].value} of `), `${key}: tokens left`);
-    assert.match(s.summary.entropy, new RegExp(`^${fixed(v[key + ".entropy"].value, 3)} `), `${key}: entropy`);
-    assert.equal(s.rows[0].q, fixed(v[key + ".p1"].value), `${key}: the top token's probability`);
-    assert.equal(s.rows[0].raw, fixed(v["t1.p1"].value), `${key}: the raw column does not move`);
-    const kept = Number(v[key + ".left"].value);
+    assert.match(s.summary.kept, new RegExp(`^${value(key + ".left").value} of `), `${key}: tokens left`);
+    assert.match(s.summary.entropy, new RegExp(`^${fixed(value(key + ".entropy").value, 3)} `), `${key}: entropy`);
+    assert.equal(s.rows[0].q, fixed(value(key + ".p1").value), `${key}: the top token's probability`);
+    assert.equal(s.rows[0].raw, fixed(value("t1.p1").value), `${key}: the raw column does not move`);
+    const kept = Number(value(key + ".left").value);
     s.rows.forEach((r, i) => assert.equal(r.cut, i >= kept, `${key}: rank ${i + 1} ${r.cut ? "cut" : "kept"}`));
     assert.equal(s.rows.filter((r) => r.drawn).length <= 1, true);
   }
   assert.deepEqual(await steps(page), { cooled: true, heated: true, greedy: true, "top-k-cut": true, "top-p-cut": true });
-  assert.deepEqual(messages, [], messages.join("\n"));
-  await page.close();
 });
 
-test("after BOS the draw is tinyllm generate's first token; the drawn token appends; bad settings are named", async () => {
-  const { page, messages } = await open();
+bench.test("after BOS the draw is tinyllm generate's first token; the drawn token appends; bad settings are named", async (page) => {
   const first = await state(page);
   await page.locator('section.workbench input[data-field="bos"]').check();
   for (const [prompt, t, k, p, seed] of [["And God said", 1, 0, 1, 1], ["And God said", 0.8, 40, 1, 34], ["The LORD is my", 1.2, 0, 0.95, 5]]) {
@@ -169,23 +132,9 @@ test("after BOS the draw is tinyllm generate's first token; the drawn token appe
   await field(page, "topK").fill("0");
   await page.locator("section.workbench .workbench-prompt").fill("");
   assert.match((await state(page)).message, /empty prompt/);
-  assert.deepEqual(messages, [], messages.join("\n"));
-  await page.close();
 });
 
-test("screenshots of the sampling workbench, light and dark, desktop and phone", async () => {
-  fs.mkdirSync(shotDir, { recursive: true });
-  for (const scheme of ["light", "dark"]) {
-    for (const [name, viewport] of [["desktop", { width: 1280, height: 900 }], ["phone", PHONE]]) {
-      const { page } = await open({ viewport, scheme });
-      await settings(page, 0.8, 40, 0.9, 3);
-      const overflow = await page.evaluate(() =>
-        document.querySelector('section.workbench[data-workbench="sampling"]').getBoundingClientRect().right -
-        document.documentElement.clientWidth);
-      assert.ok(overflow <= 1, `${scheme} ${name}: the workbench is ${overflow}px wider than the page`);
-      await page.locator('section.workbench[data-workbench="sampling"]').screenshot({
-        path: path.join(shotDir, `workbench-sampling-${scheme}-${name}.png`) });
-      await page.close();
-    }
-  }
+bench.testLayout("the sampling workbench fits, light and dark, desktop and phone; screenshots", {
+  schemes: ["light", "dark"],
+  prepare: (page) => settings(page, 0.8, 40, 0.9, 3),
 });

@@ -11,28 +11,12 @@
 //        (defaults: build/book, build/screenshots, build/out; CTest label: browser)
 "use strict";
 
-const test = require("node:test");
 const assert = require("node:assert/strict");
-const fs = require("fs");
-const path = require("path");
-const { pathToFileURL } = require("url");
-const { launch, openPage } = require("../../tools/chromium.js");
+const { workbenchPage } = require("./workbench-page.js");
+const { bits } = require("../workbench/numbers.js");
 
-const root = path.resolve(__dirname, "..", "..");
-const bookDir = fs.realpathSync(path.resolve(process.argv[2] || path.join(root, "build", "book")));
-const shotDir = path.resolve(process.argv[3] || path.join(root, "build", "screenshots"));
-const outDir = path.resolve(process.argv[4] || path.join(root, "build", "out"));
-const STEM = "11-stable-softmax";
-const PHONE = { width: 390, height: 844 };
-
-let browser;
-
-async function open(viewport) {
-  const { page, messages } = await openPage(browser.context, pathToFileURL(path.join(bookDir, STEM + ".html")).href,
-                                            viewport ? { viewport } : {});
-  await page.locator('section.workbench[data-workbench="softmax"].workbench-ready').waitFor({ timeout: 15000 });
-  return { page, messages };
-}
+const bench = workbenchPage({ name: "softmax", stem: "11-stable-softmax" });
+const { steps } = bench;
 
 // The table's rows: name -> the cells' values (the sum column left out).
 function table(page) {
@@ -50,52 +34,20 @@ function table(page) {
 }
 
 const texts = (cells) => cells.map((c) => c.text).join(" ");
-const bits = (x) => new BigUint64Array(new Float64Array([x]).buffer)[0];
-const published = (name) => JSON.parse(fs.readFileSync(path.join(outDir, STEM, "values.json"), "utf8"))[name].text;
+const published = (name) => bench.value(name).text;
 
-// The experiment's steps: each checkbox with the event it waits for.
-function steps(page) {
-  return page.evaluate(() =>
-    Object.fromEntries(
-      Array.from(document.querySelectorAll("[data-checkpoint=experiment] input[type=checkbox][data-when]"), (b) => [
-        b.getAttribute("data-when"),
-        b.checked,
-      ])
-    )
-  );
-}
+const set = (page, name, value) => bench.field(page, name).fill(String(value));
 
-async function set(page, name, value) {
-  await page.locator(`section.workbench .workbench-input[data-field="${name}"]`).fill(String(value));
-}
-
-test.before(async () => {
-  browser = await launch();
-});
-
-test.after(async () => {
-  if (browser) await browser.close();
-});
-
-test("the workbench shows the chapter's row as the demo printed it", async () => {
-  const { page, messages } = await open();
+bench.test("the workbench shows the chapter's row as the demo printed it", async (page) => {
   const t = await table(page);
   assert.equal(texts(t.probs), published("row0.stable"));
   assert.equal(texts(t.logProbs), published("row0.log_softmax"));
   assert.equal(texts(t.naive), published("row0.naive"));
   assert.equal(t.message, "");
-  const a11y = await page.evaluate(() => ({
-    caption: document.querySelectorAll("section.workbench table > caption").length,
-    unscoped: document.querySelectorAll("section.workbench th:not([scope])").length,
-    labelled: Array.from(document.querySelectorAll("section.workbench .workbench-input")).every((i) => i.labels.length === 1),
-  }));
-  assert.deepEqual(a11y, { caption: 1, unscoped: 0, labelled: true });
-  assert.deepEqual(messages, [], messages.join("\n"));
-  await page.close();
+  assert.deepEqual(await bench.accessibility(page), { tables: 1, captions: 1, unscoped: 0, labelled: true, radios: true });
 });
 
-test("each guided step ticks itself when the reader does it, and the table recomputes", async () => {
-  const { page } = await open();
+bench.test("each guided step ticks itself when the reader does it, and the table recomputes", async (page) => {
   const before = await table(page);
   assert.deepEqual(await steps(page), { shifted: false, cooled: false, heated: false, "naive-overflows": false });
 
@@ -133,19 +85,6 @@ test("each guided step ticks itself when the reader does it, and the table recom
   await set(page, "x1", 2);
   await set(page, "t", 0);
   assert.match((await table(page)).message, /temperature must be a positive number/);
-  await page.close();
 });
 
-test("the workbench fits a phone's width; screenshots", async () => {
-  fs.mkdirSync(shotDir, { recursive: true });
-  for (const [name, viewport] of [["desktop", null], ["phone", PHONE]]) {
-    const { page } = await open(viewport);
-    const overflow = await page.evaluate(() => {
-      const s = document.querySelector("section.workbench");
-      return s.getBoundingClientRect().right - document.documentElement.clientWidth;
-    });
-    assert.ok(overflow <= 1, `${name}: the workbench is ${overflow}px wider than the page`);
-    await page.locator("section.workbench").screenshot({ path: path.join(shotDir, `workbench-softmax-${name}.png`) });
-    await page.close();
-  }
-});
+bench.testLayout("the workbench fits a phone's width; screenshots");

@@ -30,21 +30,20 @@
 // results were not bitwise equal, the largest difference half a unit of
 // the bound. The test prints how many of its results are bitwise equal.
 //
-// usage: node tests/workbench/wasm-equals-native.test.js NATIVE_EXE MODULE_JS
+// usage: node tests/workbench/attention.test.js NATIVE_EXE MODULE_JS
 //        (CTest: workbench-attention-wasm-equals-native, label book)
 "use strict";
 
 const test = require("node:test");
 const assert = require("node:assert/strict");
 const path = require("path");
-const { spawnSync } = require("child_process");
-const { xorshift, bits } = require("./numbers.js");
+const { xorshift } = require("./numbers.js");
+const { nativeAnswers, doublesOf, exact, errorOf, doublesAt, loadModule, differences } = require("./builds.js");
 
 const [nativeExe, modulePath] = process.argv.slice(2).map((p) => p && path.resolve(p));
 const TOKENS = 3, MODEL = 4, HEADS = 2;
 const PROBS = HEADS * TOKENS * TOKENS, ROWS = TOKENS * MODEL;
 const ULPS = 16;
-const EPS = Number.EPSILON; // one unit in the last place of 1
 
 // The chapter's fixture: token t is [cos t, -sin t] in head 1's block.
 const FIXTURE = [
@@ -77,75 +76,43 @@ function cases() {
 }
 
 function runNative(all) {
-  const input = all.map((c) => [c.causal, c.reuse, ...c.tokens.map((t) => t.toPrecision(17))].join(" ")).join("\n") + "\n";
-  const r = spawnSync(nativeExe, [], { input, encoding: "utf8", maxBuffer: 1 << 28 });
-  assert.equal(r.status, 0, `${nativeExe} failed:\n${r.stderr}`);
-  const lines = r.stdout.trim().split("\n");
-  assert.equal(lines.length, all.length, "the native program answered a different number of cases");
-  return lines.map((line) => {
-    const [status, ...rest] = line.split(" ");
-    if (status === "error") return { error: rest.join(" ") };
-    const values = rest.map(Number);
+  const input = all.map((c) => [c.causal, c.reuse, ...c.tokens.map(exact)].join(" "));
+  return nativeAnswers(nativeExe, input).map((r) => {
+    if (r.error) return r;
+    const values = doublesOf(r.ok);
     return { probs: values.slice(0, PROBS), concat: values.slice(PROBS) };
   });
 }
 
-async function loadModule() {
-  const create = require(modulePath);
-  const m = await create();
+async function wasmAttention() {
+  const m = await loadModule(modulePath);
   const tokensPtr = m._malloc(8 * ROWS), probsPtr = m._malloc(8 * PROBS), concatPtr = m._malloc(8 * ROWS);
   return (c) => {
     m.HEAPF64.set(c.tokens, tokensPtr / 8);
-    if (m._wb_attention(tokensPtr, c.causal, c.reuse, probsPtr, concatPtr) !== 0) {
-      return { error: m.UTF8ToString(m._wb_error()) };
-    }
-    return {
-      probs: Array.from(m.HEAPF64.subarray(probsPtr / 8, probsPtr / 8 + PROBS)),
-      concat: Array.from(m.HEAPF64.subarray(concatPtr / 8, concatPtr / 8 + ROWS)),
-    };
+    if (m._wb_attention(tokensPtr, c.causal, c.reuse, probsPtr, concatPtr) !== 0) return { error: errorOf(m) };
+    return { probs: doublesAt(m, probsPtr, PROBS), concat: doublesAt(m, concatPtr, ROWS) };
   };
 }
 
-
 test("the WebAssembly module computes what the native build computes", async () => {
-  assert.ok(nativeExe && modulePath, "usage: wasm-equals-native.test.js NATIVE_EXE MODULE_JS");
+  assert.ok(nativeExe && modulePath, "usage: attention.test.js NATIVE_EXE MODULE_JS");
   const all = cases();
   const native = runNative(all);
-  const wasm = await loadModule();
-  const problems = [];
-  let values = 0, sameBits = 0, worst = 0;
+  const wasm = await wasmAttention();
+  const diff = differences(ULPS);
   all.forEach((c, i) => {
     const label = `${c.name}, mask ${c.causal ? "on" : "off"}, head split ${c.reuse ? "broken" : "correct"}`;
     const a = native[i], b = wasm(c);
-    if (a.error || b.error) {
-      if (a.error !== b.error) problems.push(`${label}: native '${a.error ?? "ok"}', wasm '${b.error ?? "ok"}'`);
-      return;
-    }
-    const largestToken = Math.max(1, ...c.tokens.map(Math.abs));
-    const compare = (kind, x, y, bound) => {
-      x.forEach((xv, j) => {
-        const yv = y[j];
-        ++values;
-        if (bits(xv) === bits(yv)) {
-          ++sameBits;
-          return;
-        }
-        const ulps = Math.abs(xv - yv) / (EPS * bound);
-        worst = Math.max(worst, ulps);
-        if (c.name === "fixture") problems.push(`${label}: ${kind}[${j}] native ${xv}, wasm ${yv} (the fixture must be bitwise equal)`);
-        else if (!(ulps <= ULPS)) problems.push(`${label}: ${kind}[${j}] native ${xv}, wasm ${yv} (${ulps.toFixed(1)} units apart)`);
-      });
-    };
-    compare("probs", a.probs, b.probs, 1);
-    compare("concat", a.concat, b.concat, largestToken);
+    if (diff.refused(label, a, b)) return;
+    const fixture = c.name === "fixture";
+    diff.compare(label, "probs", a.probs, b.probs, { exact: fixture });
+    diff.compare(label, "concat", a.concat, b.concat, { bound: Math.max(1, ...c.tokens.map(Math.abs)), exact: fixture });
   });
-  console.log(`${all.length} cases, ${values} results: ${sameBits} bitwise equal; ` +
-              `largest difference ${worst.toFixed(2)} units in the last place (allowed ${ULPS})`);
-  assert.deepEqual(problems, [], problems.join("\n"));
+  diff.report(all.length);
 });
 
 test("the fixture gives the chapter's numbers in the module", async () => {
-  const wasm = await loadModule();
+  const wasm = await wasmAttention();
   const r = wasm({ tokens: FIXTURE, causal: 1, reuse: 0 });
   assert.equal(r.error, undefined);
   const round = (xs) => xs.map((x) => Number(x.toFixed(6)) + 0);

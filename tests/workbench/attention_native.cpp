@@ -13,44 +13,21 @@
 // also checks that the workbench equals the layer itself
 // (multi_head_attention with identity projections); the program fails if
 // it does not.
-#include <cstdio>
-#include <iostream>
-#include <sstream>
-#include <string>
-
 #include "attention.hpp"
+#include "native.hpp"
 
 int main() {
-  std::string line;
-  int failures = 0;
-  while (std::getline(std::cin, line)) {
-    if (line.empty()) continue;
-    std::istringstream in(line);
-    int causal = 0, reuse = 0;
+  return native::each_line("attention_native", [](native::Case& c) {
+    const int causal = c.next<int>(), reuse = c.next<int>();
     double tokens[WORKBENCH_ROWS];
-    in >> causal >> reuse;
-    for (double& t : tokens) in >> t;
-    if (!in) {
-      std::fprintf(stderr, "attention_native: cannot read the case '%s'\n",
-                   line.c_str());
-      return 2;
-    }
+    c.fill(tokens);
     double probs[WORKBENCH_PROBS], concat[WORKBENCH_ROWS];
     if (wb_attention(tokens, causal, reuse, probs, concat) != 0) {
-      std::printf("error %s\n", wb_error());
-      continue;
+      return native::refused(wb_error());
     }
     if (causal && !reuse && wb_matches_layer(tokens) != 0) {
-      std::fprintf(stderr,
-                   "attention_native: the workbench differs from "
-                   "multi_head_attention for '%s'\n",
-                   line.c_str());
-      ++failures;
+      c.differs("multi_head_attention");
     }
-    std::printf("ok");
-    for (double p : probs) std::printf(" %.17g", p);
-    for (double c : concat) std::printf(" %.17g", c);
-    std::printf("\n");
-  }
-  return failures ? 1 : 0;
+    native::answer(probs, concat);
+  });
 }

@@ -23,7 +23,7 @@ const test = require("node:test");
 const assert = require("node:assert/strict");
 const fs = require("fs");
 const path = require("path");
-const { spawnSync } = require("child_process");
+const { nativeAnswers, toLine, errorOf, withString, loadModule } = require("./builds.js");
 
 const [nativeExe, modulePath, buildDir] = process.argv.slice(2).map((p) => p && path.resolve(p));
 const checkpoint = buildDir && path.join(buildDir, "out", "34-end-to-end", "artifacts", "tinyllm.ckpt");
@@ -42,38 +42,20 @@ const TEXTS = [
   "And God said, Let there be light: and there was light. ".repeat(20),
 ];
 
-function escape(s) {
-  return s.replace(/\\/g, "\\\\").replace(/\n/g, "\\n");
-}
-
 function runNative(texts) {
-  const r = spawnSync(nativeExe, [checkpoint], { input: texts.map(escape).join("\n") + "\n", encoding: "utf8", maxBuffer: 1 << 26 });
-  assert.equal(r.status, 0, `${nativeExe} failed:\n${r.stderr}`);
-  const lines = r.stdout.replace(/\n$/, "").split("\n");
-  assert.equal(lines.length, texts.length);
-  return lines.map((l) => (l.startsWith("ok ") ? { json: l.slice(3) } : { error: l.slice(6) }));
+  return nativeAnswers(nativeExe, texts.map(toLine), [checkpoint]).map((r) => (r.error ? r : { json: r.ok }));
 }
 
-async function loadModule() {
-  const m = await require(modulePath)();
-  const bytes = fs.readFileSync(checkpoint);
-  const ptr = m._malloc(bytes.length);
-  m.HEAPU8.set(bytes, ptr);
-  assert.equal(m._wb_load(ptr, bytes.length), 0, m.UTF8ToString(m._wb_error()));
-  m._free(ptr);
-  return (text) => {
-    const size = m.lengthBytesUTF8(text) + 1, p = m._malloc(size);
-    m.stringToUTF8(text, p, size);
-    const r = m._wb_encode(p);
-    m._free(p);
-    return r === 0 ? { json: m.UTF8ToString(m._wb_result()) } : { error: m.UTF8ToString(m._wb_error()) };
-  };
+async function wasmEncode() {
+  const m = await loadModule(modulePath, checkpoint);
+  return (text) =>
+    withString(m, text, (p) => (m._wb_encode(p) === 0 ? { json: m.UTF8ToString(m._wb_result()) } : { error: errorOf(m) }));
 }
 
 test("the module and the native build take the same steps; the steps are right", async () => {
   assert.ok(nativeExe && modulePath && buildDir, "usage: bpe.test.js NATIVE_EXE MODULE_JS BUILD_DIR");
   const native = runNative(TEXTS);
-  const wasm = await loadModule();
+  const wasm = await wasmEncode();
   let steps = 0, tokens = 0;
   TEXTS.forEach((text, i) => {
     const b = wasm(text);
@@ -103,7 +85,7 @@ test("the module and the native build take the same steps; the steps are right",
 });
 
 test("the chapter's sentence gets the ids the chapter printed", async () => {
-  const wasm = await loadModule();
+  const wasm = await wasmEncode();
   const table = JSON.parse(fs.readFileSync(path.join(buildDir, "out", "04-bpe-tokenizer", "tables", "sentence.json"), "utf8"));
   const printed = table.rows.map((row) => Number(row[1].text)).slice(1, -1); // without BOS and EOS
   assert.deepEqual(JSON.parse(wasm(SENTENCE).json).tokens, printed);

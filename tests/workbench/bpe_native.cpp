@@ -8,48 +8,23 @@
 // "error MESSAGE". Each text is also encoded by Tokenizer::encode; the
 // program fails if the tokens differ.
 #include <cstdio>
-#include <fstream>
-#include <iostream>
-#include <iterator>
-#include <string>
 
 #include "bpe.hpp"
+#include "native.hpp"
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: workbench_bpe_native CHECKPOINT\n");
+  if (!native::load_checkpoint("bpe_native", argc, argv, wb_load, wb_error)) {
     return 2;
   }
-  std::ifstream file(argv[1], std::ios::binary);
-  const std::string bytes((std::istreambuf_iterator<char>(file)),
-                          std::istreambuf_iterator<char>());
-  if (wb_load(reinterpret_cast<const unsigned char*>(bytes.data()),
-              static_cast<int>(bytes.size())) != 0) {
-    std::fprintf(stderr, "bpe_native: %s: %s\n", argv[1], wb_error());
-    return 2;
-  }
-  std::string line;
-  int failures = 0;
-  while (std::getline(std::cin, line)) {
-    std::string text;
-    for (std::size_t i = 0; i < line.size(); ++i) {
-      if (line[i] == '\\' && i + 1 < line.size()) {
-        ++i;
-        text += line[i] == 'n' ? '\n' : line[i];
-      } else {
-        text += line[i];
-      }
-    }
-    if (wb_encode(text.c_str()) != 0) {
-      std::printf("error %s\n", wb_error());
-      continue;
-    }
-    if (wb_matches_library() != 0) {
-      std::fprintf(stderr, "bpe_native: the steps differ from encode for '%s'\n",
-                   line.c_str());
-      ++failures;
-    }
-    std::printf("ok %s\n", wb_result());
-  }
-  return failures ? 1 : 0;
+  const bool blank_lines = true;  // the empty text is a case
+  return native::each_line(
+      "bpe_native",
+      [](native::Case& c) {
+        if (wb_encode(native::from_line(c.line()).c_str()) != 0) {
+          return native::refused(wb_error());
+        }
+        if (wb_matches_library() != 0) c.differs("Tokenizer::encode");
+        std::printf("ok %s\n", wb_result());
+      },
+      blank_lines);
 }

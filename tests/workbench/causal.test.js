@@ -39,14 +39,13 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 const path = require("path");
-const { spawnSync } = require("child_process");
 const { xorshift, bits } = require("./numbers.js");
+const { EPS, nativeAnswers, doublesOf, exact, errorOf, doublesAt, loadModule, differences } = require("./builds.js");
 
 const [nativeExe, modulePath] = process.argv.slice(2).map((p) => p && path.resolve(p));
 const MODEL = 4, MAX_TOKENS = 8;
 const MASKS = { before: 0, off: 1, after: 2 };
 const ULPS = 16;
-const EPS = Number.EPSILON; // one unit in the last place of 1
 
 // The chapter's fixture (its demo's four tokens) and the demo's other
 // last token.
@@ -84,77 +83,42 @@ function split(values, t) {
 }
 
 function runNative(all) {
-  const input = all.map((c) => [MASKS[c.mask], count(c), ...c.tokens.map((v) => v.toPrecision(17))].join(" ")).join("\n") + "\n";
-  const r = spawnSync(nativeExe, [], { input, encoding: "utf8", maxBuffer: 1 << 28 });
-  assert.equal(r.status, 0, `${nativeExe} failed:\n${r.stderr}`);
-  const lines = r.stdout.trim().split("\n");
-  assert.equal(lines.length, all.length, "the native program answered a different number of cases");
-  return lines.map((line, i) => {
-    const [status, ...rest] = line.split(" ");
-    if (status === "error") return { error: rest.join(" ") };
-    return split(rest.map((s) => (s === "-inf" ? -Infinity : s === "inf" ? Infinity : Number(s))), count(all[i]));
-  });
+  const input = all.map((c) => [MASKS[c.mask], count(c), ...c.tokens.map(exact)].join(" "));
+  return nativeAnswers(nativeExe, input).map((r, i) => (r.error ? r : split(doublesOf(r.ok), count(all[i]))));
 }
 
-async function loadModule() {
-  const m = await require(modulePath)();
+async function wasmCausal() {
+  const m = await loadModule(modulePath);
   const rows = MAX_TOKENS * MODEL, tt = MAX_TOKENS * MAX_TOKENS;
   const x = m._malloc(8 * rows), s = m._malloc(8 * tt), f = m._malloc(8 * tt), p = m._malloc(8 * tt), o = m._malloc(8 * rows);
   return (c) => {
     const t = count(c);
     m.HEAPF64.set(c.tokens, x / 8);
-    if (m._wb_causal(x, t, MASKS[c.mask], s, f, p, o) !== 0) return { error: m.UTF8ToString(m._wb_error()) };
-    const get = (ptr, n) => Array.from(m.HEAPF64.subarray(ptr / 8, ptr / 8 + n));
-    return { scores: get(s, t * t), fed: get(f, t * t), probs: get(p, t * t), out: get(o, t * MODEL) };
+    if (m._wb_causal(x, t, MASKS[c.mask], s, f, p, o) !== 0) return { error: errorOf(m) };
+    return { scores: doublesAt(m, s, t * t), fed: doublesAt(m, f, t * t), probs: doublesAt(m, p, t * t), out: doublesAt(m, o, t * MODEL) };
   };
 }
-
 
 test("the WebAssembly module computes what the native build computes", async () => {
   assert.ok(nativeExe && modulePath, "usage: causal.test.js NATIVE_EXE MODULE_JS");
   const all = cases();
   const native = runNative(all);
-  const wasm = await loadModule();
-  const problems = [];
-  let values = 0, sameBits = 0, worst = 0;
+  const wasm = await wasmCausal();
+  const diff = differences(ULPS);
   all.forEach((c, i) => {
     const label = `${c.name}, mask ${c.mask}`;
     const a = native[i], b = wasm(c);
-    if (a.error || b.error) {
-      if (a.error !== b.error) problems.push(`${label}: native '${a.error ?? "ok"}', wasm '${b.error ?? "ok"}'`);
-      return;
-    }
-    const largestToken = Math.max(1, ...c.tokens.map(Math.abs));
-    const compare = (kind, xs, ys, bound) => {
-      assert.equal(xs.length, ys.length, `${label}: ${kind} lengths`);
-      xs.forEach((xv, j) => {
-        const yv = ys[j];
-        ++values;
-        if (bits(xv) === bits(yv)) {
-          ++sameBits;
-          return;
-        }
-        const ulps = Math.abs(xv - yv) / (EPS * bound);
-        worst = Math.max(worst, ulps);
-        if (c.exact || bound === 0 || xv === 0 || yv === 0) {
-          problems.push(`${label}: ${kind}[${j}] native ${xv}, wasm ${yv} (must be bitwise equal)`);
-        } else if (!(ulps <= ULPS)) {
-          problems.push(`${label}: ${kind}[${j}] native ${xv}, wasm ${yv} (${ulps.toFixed(1)} units apart)`);
-        }
-      });
-    };
-    compare("scores", a.scores, b.scores, 0);
-    compare("fed", a.fed, b.fed, 0);
-    compare("probs", a.probs, b.probs, 1);
-    compare("out", a.out, b.out, largestToken);
+    if (diff.refused(label, a, b)) return;
+    diff.compare(label, "scores", a.scores, b.scores, { exact: true });
+    diff.compare(label, "fed", a.fed, b.fed, { exact: true });
+    diff.compare(label, "probs", a.probs, b.probs, { exact: c.exact });
+    diff.compare(label, "out", a.out, b.out, { bound: Math.max(1, ...c.tokens.map(Math.abs)), exact: c.exact });
   });
-  console.log(`${all.length} cases, ${values} results: ${sameBits} bitwise equal; ` +
-              `largest difference ${worst.toFixed(2)} units in the last place (allowed ${ULPS})`);
-  assert.deepEqual(problems, [], problems.join("\n"));
+  diff.report(all.length);
 });
 
 test("the module gives the chapter's numbers, worked out by hand", async () => {
-  const wasm = await loadModule();
+  const wasm = await wasmCausal();
   const near = (got, want, what) => assert.ok(Math.abs(got - want) <= 4 * EPS, `${what}: ${got}, expected ${want}`);
   // q_i = x_i, k_j = x_j with features 0<->1 and 2<->3 exchanged; scores
   // q_i . k_j / 2.
@@ -190,7 +154,7 @@ test("the module gives the chapter's numbers, worked out by hand", async () => {
 });
 
 test("prefix invariance in the module: a later token never moves an earlier row", async () => {
-  const wasm = await loadModule();
+  const wasm = await wasmCausal();
   const random = xorshift(23);
   let checked = 0;
   for (let n = 0; n < 100; ++n) {

@@ -15,66 +15,27 @@
 // mask before the softmax also checks that the workbench equals
 // llm::causal_self_attention and llm::self_attention themselves; the
 // program fails if it does not.
-#include <cmath>
-#include <cstdio>
-#include <iostream>
-#include <sstream>
-#include <string>
+#include <cstddef>
 #include <vector>
 
 #include "causal.hpp"
-
-namespace {
-
-void print(const std::vector<double>& values) {
-  for (double v : values) {
-    if (std::isinf(v)) std::printf(v > 0 ? " inf" : " -inf");
-    else std::printf(" %.17g", v);
-  }
-}
-
-}  // namespace
+#include "native.hpp"
 
 int main() {
-  std::string line;
-  int failures = 0;
-  while (std::getline(std::cin, line)) {
-    if (line.empty()) continue;
-    std::istringstream in(line);
-    int mask = 0, t = 0;
-    in >> mask >> t;
-    if (!in || t < 0 || t > 64) {
-      std::fprintf(stderr, "causal_native: cannot read the case '%s'\n",
-                   line.c_str());
-      return 2;
-    }
+  return native::each_line("causal_native", [](native::Case& c) {
+    const int mask = c.next<int>(), t = c.next<int>();
+    if (t < 0 || t > 64) throw native::Unreadable{};
     const std::size_t n = static_cast<std::size_t>(t);
     std::vector<double> x(n * WB_CAUSAL_MODEL);
-    for (double& v : x) in >> v;
-    if (!in) {
-      std::fprintf(stderr, "causal_native: cannot read the case '%s'\n",
-                   line.c_str());
-      return 2;
-    }
+    c.fill(x);
     std::vector<double> s(n * n), f(n * n), p(n * n), o(x.size());
     if (wb_causal(x.data(), t, mask, s.data(), f.data(), p.data(),
                   o.data()) != 0) {
-      std::printf("error %s\n", wb_error());
-      continue;
+      return native::refused(wb_error());
     }
     if (mask == WB_CAUSAL_MASK_BEFORE && wb_matches_library(x.data(), t)) {
-      std::fprintf(stderr,
-                   "causal_native: the workbench differs from the library's "
-                   "heads for '%s'\n",
-                   line.c_str());
-      ++failures;
+      c.differs("the library's heads");
     }
-    std::printf("ok");
-    print(s);
-    print(f);
-    print(p);
-    print(o);
-    std::printf("\n");
-  }
-  return failures ? 1 : 0;
+    native::answer(s, f, p, o);
+  });
 }

@@ -32,6 +32,7 @@ const assert = require("node:assert/strict");
 const fs = require("fs");
 const path = require("path");
 const { spawnSync } = require("child_process");
+const { nativeAnswers, fromLine, errorOf, withString, loadModule, refusedAlike } = require("./builds.js");
 
 const [nativeExe, modulePath, buildDir] = process.argv.slice(2).map((p) => p && path.resolve(p));
 const checkpoint = buildDir && path.join(buildDir, "out", "34-end-to-end", "artifacts", "tinyllm.ckpt");
@@ -66,40 +67,23 @@ function cases() {
   return list.concat(more);
 }
 
-function unescape(s) {
-  return s.replace(/\\(\\|n)/g, (_, c) => (c === "n" ? "\n" : "\\"));
-}
-
 function runNative(all) {
-  const input = all.map((c) => `${c.tokens} ${c.seed} ${c.temperature} ${c.topK} ${c.topP}\t${c.prompt}`).join("\n") + "\n";
-  const r = spawnSync(nativeExe, [checkpoint], { input, encoding: "utf8", maxBuffer: 1 << 26 });
-  assert.equal(r.status, 0, `${nativeExe} failed:\n${r.stderr}`);
-  const lines = r.stdout.replace(/\n$/, "").split("\n");
-  assert.equal(lines.length, all.length, "the native program answered a different number of cases");
-  return lines.map((line) => {
-    const m = /^(ok|error) (.*)$/.exec(line);
-    if (m[1] === "error") return { error: m[2] };
-    const space = m[2].indexOf(" ");
-    return { drawn: Number(m[2].slice(0, space)), text: unescape(m[2].slice(space + 1)) };
+  const input = all.map((c) => `${c.tokens} ${c.seed} ${c.temperature} ${c.topK} ${c.topP}\t${c.prompt}`);
+  return nativeAnswers(nativeExe, input, [checkpoint]).map((r) => {
+    if (r.error) return r;
+    const space = r.ok.indexOf(" ");
+    return { drawn: Number(r.ok.slice(0, space)), text: fromLine(r.ok.slice(space + 1)) };
   });
 }
 
-async function loadModule() {
-  const m = await require(modulePath)();
-  const bytes = fs.readFileSync(checkpoint);
-  const ptr = m._malloc(bytes.length);
-  m.HEAPU8.set(bytes, ptr);
-  assert.equal(m._wb_load(ptr, bytes.length), 0, m.UTF8ToString(m._wb_error()));
-  m._free(ptr);
+async function wasmGenerate() {
+  const m = await loadModule(modulePath, checkpoint);
   return (c) => {
-    const size = m.lengthBytesUTF8(c.prompt) + 1, p = m._malloc(size);
-    m.stringToUTF8(c.prompt, p, size);
-    const r = m._wb_start(p, c.tokens, c.seed, c.temperature, c.topK, c.topP);
-    m._free(p);
-    if (r !== 0) return { error: m.UTF8ToString(m._wb_error()) };
+    const r = withString(m, c.prompt, (p) => m._wb_start(p, c.tokens, c.seed, c.temperature, c.topK, c.topP));
+    if (r !== 0) return { error: errorOf(m) };
     let more;
     while ((more = m._wb_step()) === 1);
-    if (more < 0) return { error: m.UTF8ToString(m._wb_error()) };
+    if (more < 0) return { error: errorOf(m) };
     return { drawn: m._wb_drawn(), text: m.UTF8ToString(m._wb_text()) };
   };
 }
@@ -117,16 +101,11 @@ test("the module, the native build, tinyllm and the demo write the same text", a
   const values = JSON.parse(fs.readFileSync(path.join(buildDir, "out", "34-end-to-end", "values.json"), "utf8"));
   const all = cases();
   const native = runNative(all);
-  const wasm = await loadModule();
+  const wasm = await wasmGenerate();
   let tokens = 0;
   all.forEach((c, i) => {
     const a = native[i], b = wasm(c);
-    if (c.refused) {
-      assert.match(a.error ?? "", c.refused, `${c.name}: native`);
-      assert.equal(b.error, a.error, `${c.name}: the module's message`);
-      return;
-    }
-    assert.equal(a.error, undefined, `${c.name}: native refused it: ${a.error}`);
+    if (refusedAlike(c, a, b)) return;
     assert.equal(b.text, a.text, `${c.name}: the module and the native build differ`);
     assert.equal(b.drawn, a.drawn, `${c.name}: tokens drawn`);
     assert.equal(tinyllmText(c), a.text, `${c.name}: tinyllm generate prints another text`);

@@ -14,71 +14,31 @@
 // Each finished case is also run through llm::generate_cached; the
 // program fails if the two give different ids.
 #include <cstdio>
-#include <fstream>
-#include <iostream>
-#include <iterator>
-#include <sstream>
 #include <string>
 
 #include "generate.hpp"
+#include "native.hpp"
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: workbench_generate_native CHECKPOINT\n");
+  if (!native::load_checkpoint("generate_native", argc, argv, wb_load,
+                               wb_error)) {
     return 2;
   }
-  std::ifstream file(argv[1], std::ios::binary);
-  const std::string bytes((std::istreambuf_iterator<char>(file)),
-                          std::istreambuf_iterator<char>());
-  if (!file.good() && !file.eof()) {
-    std::fprintf(stderr, "generate_native: cannot read %s\n", argv[1]);
-    return 2;
-  }
-  if (wb_load(reinterpret_cast<const unsigned char*>(bytes.data()),
-              static_cast<int>(bytes.size())) != 0) {
-    std::fprintf(stderr, "generate_native: %s\n", wb_error());
-    return 2;
-  }
-  std::string line;
-  int failures = 0;
-  while (std::getline(std::cin, line)) {
-    if (line.empty()) continue;
-    const auto tab = line.find('\t');
-    std::istringstream in(line.substr(0, tab));
-    int tokens = 0, seed = 0, top_k = 0;
-    double temperature = 0, top_p = 0;
-    in >> tokens >> seed >> temperature >> top_k >> top_p;
-    if (!in || tab == std::string::npos) {
-      std::fprintf(stderr, "generate_native: cannot read the case '%s'\n",
-                   line.c_str());
-      return 2;
-    }
-    const std::string prompt = line.substr(tab + 1);
-    if (wb_start(prompt.c_str(), tokens, seed, temperature, top_k, top_p) != 0) {
-      std::printf("error %s\n", wb_error());
-      continue;
+  return native::each_line("generate_native", [](native::Case& c) {
+    const int tokens = c.next<int>(), seed = c.next<int>();
+    const double temperature = c.next<double>();
+    const int top_k = c.next<int>();
+    const double top_p = c.next<double>();
+    const std::string prompt = c.text();
+    if (wb_start(prompt.c_str(), tokens, seed, temperature, top_k, top_p) !=
+        0) {
+      return native::refused(wb_error());
     }
     int r = 0;
     while ((r = wb_step()) == 1) {
     }
-    if (r < 0) {
-      std::printf("error %s\n", wb_error());
-      continue;
-    }
-    if (wb_matches_library() != 0) {
-      std::fprintf(stderr,
-                   "generate_native: the steps differ from generate_cached "
-                   "for '%s'\n",
-                   line.c_str());
-      ++failures;
-    }
-    std::string text;
-    for (const char c : std::string(wb_text())) {
-      if (c == '\\') text += "\\\\";
-      else if (c == '\n') text += "\\n";
-      else text += c;
-    }
-    std::printf("ok %d %s\n", wb_drawn(), text.c_str());
-  }
-  return failures ? 1 : 0;
+    if (r < 0) return native::refused(wb_error());
+    if (wb_matches_library() != 0) c.differs("generate_cached");
+    std::printf("ok %d %s\n", wb_drawn(), native::to_line(wb_text()).c_str());
+  });
 }

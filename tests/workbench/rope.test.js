@@ -48,13 +48,12 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 const path = require("path");
-const { spawnSync } = require("child_process");
 const { xorshift, bits } = require("./numbers.js");
+const { EPS, nativeAnswers, doublesOf, exact, errorOf, doublesAt, loadModule } = require("./builds.js");
 
 const [nativeExe, modulePath] = process.argv.slice(2).map((p) => p && path.resolve(p));
 const DIM = 8, PAIRS = DIM / 2, CAPACITY = 2048;
 const FEATURE_ULPS = 16, SCORE_ULPS = 64;
-const EPS = Number.EPSILON;
 
 // The demo's query and key (chapters/24-rope.md, relative()).
 const Q = [0.5, -1.0, 0.25, 2.0, -0.75, 1.5, 1.0, -0.5];
@@ -97,32 +96,24 @@ function cases() {
 const tableCases = () =>
   Array.from({ length: CAPACITY }, (_, p) => ({ name: `tables at ${p}`, m: p, n: p, rotate: 1, q: UNIT, k: UNIT }));
 
-const text = (v) => v.toPrecision(17);
-
 function runNative(all) {
-  const input = all.map((c) => [c.m, c.n, c.rotate, ...c.q.map(text), ...c.k.map(text)].join(" ")).join("\n") + "\n";
-  const r = spawnSync(nativeExe, [], { input, encoding: "utf8", maxBuffer: 1 << 28 });
-  assert.equal(r.status, 0, `${nativeExe} failed:\n${r.stderr}`);
-  const lines = r.stdout.trim().split("\n");
-  assert.equal(lines.length, all.length, "the native program answered a different number of cases");
-  return lines.map((line) => {
-    const [status, ...rest] = line.split(" ");
-    if (status === "error") return { error: rest.join(" ") };
-    const v = rest.map(Number);
+  const input = all.map((c) => [c.m, c.n, c.rotate, ...c.q.map(exact), ...c.k.map(exact)].join(" "));
+  return nativeAnswers(nativeExe, input).map((r) => {
+    if (r.error) return r;
+    const v = doublesOf(r.ok);
     return { rotated: v.slice(0, 2 * DIM), scores: v.slice(2 * DIM) };
   });
 }
 
-async function loadModule() {
-  const m = await require(modulePath)();
+async function wasmRope() {
+  const m = await loadModule(modulePath);
   const qPtr = m._malloc(8 * DIM), kPtr = m._malloc(8 * DIM);
   const outPtr = m._malloc(8 * 2 * DIM), scoresPtr = m._malloc(8 * 2);
   return (c) => {
     m.HEAPF64.set(c.q, qPtr / 8);
     m.HEAPF64.set(c.k, kPtr / 8);
-    if (m._wb_rope(qPtr, kPtr, c.m, c.n, c.rotate, outPtr, scoresPtr) !== 0) return { error: m.UTF8ToString(m._wb_error()) };
-    const get = (ptr, n) => Array.from(m.HEAPF64.subarray(ptr / 8, ptr / 8 + n));
-    return { rotated: get(outPtr, 2 * DIM), scores: get(scoresPtr, 2) };
+    if (m._wb_rope(qPtr, kPtr, c.m, c.n, c.rotate, outPtr, scoresPtr) !== 0) return { error: errorOf(m) };
+    return { rotated: doublesAt(m, outPtr, 2 * DIM), scores: doublesAt(m, scoresPtr, 2) };
   };
 }
 
@@ -156,7 +147,7 @@ async function tables(wasm) {
 
 test("the WebAssembly module computes what the native build computes", async () => {
   assert.ok(nativeExe && modulePath, "usage: rope.test.js NATIVE_EXE MODULE_JS");
-  const wasm = await loadModule();
+  const wasm = await wasmRope();
   const t = await tables(wasm);
   console.log(`tables: ${t.entries} cosines and sines, ${t.differing} differ by one unit in the last place ` +
               `(at ${t.differ.size} of ${CAPACITY} positions)`);
@@ -199,7 +190,7 @@ test("the WebAssembly module computes what the native build computes", async () 
 });
 
 test("the module gives the chapter's numbers and its refusals", async () => {
-  const wasm = await loadModule();
+  const wasm = await wasmRope();
   const r = wasm({ m: 1, n: 0, rotate: 1, q: Q, k: K });
   // q . k by hand: 0.5 - 0.5 - 0.375 + 0.5 - 1.5 - 1.5 + 0.5 - 0.375.
   assert.equal(r.scores[0], -2.75);

@@ -13,45 +13,24 @@
 // same double when read. A case with the key rotated and both positions
 // below 1024 also checks that the workbench equals the demo's own
 // Rope(8, 1024, 10000); the program fails if it does not.
-#include <cstdio>
-#include <iostream>
-#include <sstream>
-#include <string>
-
+#include "native.hpp"
 #include "rope.hpp"
 
 int main() {
-  std::string line;
-  int failures = 0;
-  while (std::getline(std::cin, line)) {
-    if (line.empty()) continue;
-    std::istringstream in(line);
-    int m = 0, n = 0, rotate_key = 0;
+  return native::each_line("rope_native", [](native::Case& c) {
+    const int m = c.next<int>(), n = c.next<int>();
+    const int rotate_key = c.next<int>();
     double q[WB_ROPE_DIM], k[WB_ROPE_DIM];
-    in >> m >> n >> rotate_key;
-    for (double& v : q) in >> v;
-    for (double& v : k) in >> v;
-    if (!in) {
-      std::fprintf(stderr, "rope_native: cannot read the case '%s'\n",
-                   line.c_str());
-      return 2;
-    }
+    c.fill(q);
+    c.fill(k);
     double rotated[2 * WB_ROPE_DIM], scores[2];
     if (wb_rope(q, k, m, n, rotate_key, rotated, scores) != 0) {
-      std::printf("error %s\n", wb_error());
-      continue;
+      return native::refused(wb_error());
     }
     if (rotate_key != 0 && m < 1024 && n < 1024 &&
         wb_matches_chapter(q, k, m, n) != 0) {
-      std::fprintf(stderr,
-                   "rope_native: the workbench differs from the demo's "
-                   "Rope(8, 1024) for '%s'\n",
-                   line.c_str());
-      ++failures;
+      c.differs("the demo's Rope(8, 1024)");
     }
-    std::printf("ok");
-    for (double v : rotated) std::printf(" %.17g", v);
-    std::printf(" %.17g %.17g\n", scores[0], scores[1]);
-  }
-  return failures ? 1 : 0;
+    native::answer(rotated, scores);
+  });
 }

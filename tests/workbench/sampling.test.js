@@ -40,6 +40,7 @@ const assert = require("node:assert/strict");
 const fs = require("fs");
 const path = require("path");
 const { spawnSync } = require("child_process");
+const { nativeLines, answer, errorOf, doublesAt, withString, loadModule, refusedAlike } = require("./builds.js");
 
 const [nativeExe, modulePath, buildDir] = process.argv.slice(2).map((p) => p && path.resolve(p));
 const checkpoint = buildDir && path.join(buildDir, "out", "34-end-to-end", "artifacts", "tinyllm.ckpt");
@@ -88,15 +89,13 @@ function cases() {
 const hexOf = (s) => Buffer.from(s, "utf8").toString("hex") || "-";
 
 function runNative(all) {
-  const input = all.map((c) => `${c.t} ${c.k} ${c.p} ${c.seed} ${c.appends} ${c.bos}\t${c.prompt}`).join("\n") + "\n";
-  const r = spawnSync(nativeExe, [checkpoint], { input, encoding: "utf8", maxBuffer: 1 << 28 });
-  assert.equal(r.status, 0, `${nativeExe} failed:\n${r.stderr}`);
-  const lines = r.stdout.replace(/\n$/, "").split("\n");
+  const input = all.map((c) => `${c.t} ${c.k} ${c.p} ${c.seed} ${c.appends} ${c.bos}\t${c.prompt}`);
+  const lines = nativeLines(nativeExe, input, [checkpoint]);
   const out = [];
   for (let i = 0; i < lines.length; ++i) {
-    const m = /^(ok|error) (.*)$/.exec(lines[i]);
-    if (m[1] === "error") { out.push({ error: m[2] }); continue; }
-    const f = m[2].split(" ");
+    const r = answer(lines[i]);
+    if (r.error) { out.push(r); continue; }
+    const f = r.ok.split(" ");
     const nums = (line, tag) => {
       const parts = line.split(" ");
       assert.equal(parts[0], tag);
@@ -112,25 +111,16 @@ function runNative(all) {
   return out;
 }
 
-async function loadModule() {
-  const m = await require(modulePath)();
-  const bytes = fs.readFileSync(checkpoint);
-  const ptr = m._malloc(bytes.length);
-  m.HEAPU8.set(bytes, ptr);
-  assert.equal(m._wb_load(ptr, bytes.length), 0, m.UTF8ToString(m._wb_error()));
-  m._free(ptr);
-  const doubles = (p, n) => Array.from(m.HEAPF64.subarray(p / 8, p / 8 + n));
+async function wasmSampling() {
+  const m = await loadModule(modulePath, checkpoint);
   return (c) => {
-    const size = m.lengthBytesUTF8(c.prompt) + 1, p = m._malloc(size);
-    m.stringToUTF8(c.prompt, p, size);
-    let r = m._wb_read(p, c.bos);
-    m._free(p);
+    let r = withString(m, c.prompt, (p) => m._wb_read(p, c.bos));
     if (r === 0) r = m._wb_sample(c.t, c.k, c.p, c.seed);
     for (let a = 0; r === 0 && a < c.appends; ++a) {
       r = m._wb_append();
       if (r === 0) r = m._wb_sample(c.t, c.k, c.p, c.seed);
     }
-    if (r !== 0) return { error: m.UTF8ToString(m._wb_error()) };
+    if (r !== 0) return { error: errorOf(m) };
     const V = m._wb_vocab(), ranked = [];
     for (let i = 0; i < V; ++i) ranked.push(m._wb_ranked(i));
     // The text's bytes, read from memory (UTF8ToString would replace a
@@ -143,7 +133,7 @@ async function loadModule() {
       mass: m._wb_kept_mass(), entropy: m._wb_entropy(), rawEntropy: m._wb_raw_entropy(),
       text: Buffer.from(m.HEAPU8.subarray(t, end)).toString("hex") || "-",
       drawnHex: m.UTF8ToString(m._wb_token_hex(m._wb_drawn())) || "-",
-      raw: doubles(m._wb_raw(), V), dist: doubles(m._wb_dist(), V), ranked,
+      raw: doublesAt(m, m._wb_raw(), V), dist: doublesAt(m, m._wb_dist(), V), ranked,
     };
   };
 }
@@ -257,16 +247,11 @@ test("the module equals the native build, and both equal the library's definitio
   const values = JSON.parse(fs.readFileSync(path.join(buildDir, "out", "32-sampling", "values.json"), "utf8"));
   const all = cases();
   const native = runNative(all);
-  const wasm = await loadModule();
+  const wasm = await wasmSampling();
   let compared = 0, bitwise = 0, worst = 0, generated = 0;
   all.forEach((c, i) => {
     const a = native[i], b = wasm(c);
-    if (c.refused) {
-      assert.match(a.error ?? "", c.refused, `${c.name}: native`);
-      assert.equal(b.error, a.error, `${c.name}: the module's message`);
-      return;
-    }
-    assert.equal(a.error, undefined, `${c.name}: native refused it: ${a.error}`);
+    if (refusedAlike(c, a, b)) return;
     assert.equal(b.error, undefined, `${c.name}: the module refused it: ${b.error}`);
     for (const k of ["V", "read", "cut", "drawn", "kept", "text", "drawnHex"]) {
       assert.equal(b[k], a[k], `${c.name}: ${k} differs between the module and the native build`);

@@ -21,12 +21,9 @@
 // from llm::next_token_logits, and the draw against the first token of
 // llm::generate_cached); the program fails if one differs.
 #include <cstdio>
-#include <fstream>
-#include <iostream>
-#include <iterator>
-#include <sstream>
 #include <string>
 
+#include "native.hpp"
 #include "sampling.hpp"
 
 namespace {
@@ -48,69 +45,51 @@ void doubles(const char* name, const double* v, int n) {
   std::printf("\n");
 }
 
+// wb_read, then wb_sample, then `appends` times wb_append and wb_sample
+// again; 0, or the first failure's status.
+int run(const std::string& prompt, int bos, double temperature, int top_k,
+        double top_p, int seed, int appends) {
+  int r = wb_read(prompt.c_str(), bos);
+  if (r == 0) r = wb_sample(temperature, top_k, top_p, seed);
+  for (int a = 0; r == 0 && a < appends; ++a) {
+    r = wb_append();
+    if (r == 0) r = wb_sample(temperature, top_k, top_p, seed);
+  }
+  return r;
+}
+
+void print_answer() {
+  const int v = wb_vocab();
+  const int drawn = wb_drawn();
+  const std::string drawn_hex = wb_token_hex(drawn);
+  std::printf("ok %d %d %d %d %d %.17g %.17g %.17g %s %s\n", v, wb_read_ids(),
+              wb_was_cut(), drawn, wb_kept(), wb_kept_mass(), wb_entropy(),
+              wb_raw_entropy(), hex(wb_text()).c_str(),
+              drawn_hex.empty() ? "-" : drawn_hex.c_str());
+  doubles("raw", wb_raw(), v);
+  doubles("dist", wb_dist(), v);
+  std::printf("ranked");
+  for (int i = 0; i < v; ++i) std::printf(" %d", wb_ranked(i));
+  std::printf("\n");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: workbench_sampling_native CHECKPOINT\n");
+  if (!native::load_checkpoint("sampling_native", argc, argv, wb_load,
+                               wb_error)) {
     return 2;
   }
-  std::ifstream file(argv[1], std::ios::binary);
-  const std::string bytes((std::istreambuf_iterator<char>(file)),
-                          std::istreambuf_iterator<char>());
-  if (!file.good() && !file.eof()) {
-    std::fprintf(stderr, "sampling_native: cannot read %s\n", argv[1]);
-    return 2;
-  }
-  if (wb_load(reinterpret_cast<const unsigned char*>(bytes.data()),
-              static_cast<int>(bytes.size())) != 0) {
-    std::fprintf(stderr, "sampling_native: %s\n", wb_error());
-    return 2;
-  }
-  std::string line;
-  int failures = 0;
-  while (std::getline(std::cin, line)) {
-    if (line.empty()) continue;
-    const auto tab = line.find('\t');
-    std::istringstream in(line.substr(0, tab));
-    double temperature = 0, top_p = 0;
-    int top_k = 0, seed = 0, appends = 0, bos = 0;
-    in >> temperature >> top_k >> top_p >> seed >> appends >> bos;
-    if (!in || tab == std::string::npos) {
-      std::fprintf(stderr, "sampling_native: cannot read the case '%s'\n",
-                   line.c_str());
-      return 2;
+  return native::each_line("sampling_native", [](native::Case& c) {
+    const double temperature = c.next<double>();
+    const int top_k = c.next<int>();
+    const double top_p = c.next<double>();
+    const int seed = c.next<int>(), appends = c.next<int>();
+    const int bos = c.next<int>();
+    if (run(c.text(), bos, temperature, top_k, top_p, seed, appends) != 0) {
+      return native::refused(wb_error());
     }
-    const std::string prompt = line.substr(tab + 1);
-    int r = wb_read(prompt.c_str(), bos);
-    if (r == 0) r = wb_sample(temperature, top_k, top_p, seed);
-    for (int a = 0; r == 0 && a < appends; ++a) {
-      r = wb_append();
-      if (r == 0) r = wb_sample(temperature, top_k, top_p, seed);
-    }
-    if (r != 0) {
-      std::printf("error %s\n", wb_error());
-      continue;
-    }
-    if (wb_matches_library() != 0) {
-      std::fprintf(stderr,
-                   "sampling_native: the workbench differs from the library "
-                   "for '%s'\n",
-                   line.c_str());
-      ++failures;
-    }
-    const int v = wb_vocab();
-    const int drawn = wb_drawn();
-    const std::string drawn_hex = wb_token_hex(drawn);
-    std::printf("ok %d %d %d %d %d %.17g %.17g %.17g %s %s\n", v,
-                wb_read_ids(), wb_was_cut(), drawn, wb_kept(), wb_kept_mass(),
-                wb_entropy(), wb_raw_entropy(), hex(wb_text()).c_str(),
-                drawn_hex.empty() ? "-" : drawn_hex.c_str());
-    doubles("raw", wb_raw(), v);
-    doubles("dist", wb_dist(), v);
-    std::printf("ranked");
-    for (int i = 0; i < v; ++i) std::printf(" %d", wb_ranked(i));
-    std::printf("\n");
-  }
-  return failures ? 1 : 0;
+    if (wb_matches_library() != 0) c.differs("the library");
+    print_answer();
+  });
 }

@@ -30,12 +30,11 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 const path = require("path");
-const { spawnSync } = require("child_process");
 const { xorshift, bits } = require("./numbers.js");
+const { EPS, nativeAnswers, doublesOf, exact, errorOf, doublesAt, loadModule, differences } = require("./builds.js");
 
 const [nativeExe, modulePath] = process.argv.slice(2).map((p) => p && path.resolve(p));
 const ULPS = 16;
-const EPS = Number.EPSILON;
 
 function cases() {
   const list = [
@@ -59,85 +58,48 @@ function cases() {
   return list;
 }
 
-function parseValue(s) {
-  if (s === "inf") return Infinity;
-  if (s === "-inf") return -Infinity;
-  if (s === "nan" || s === "-nan") return NaN;
-  return Number(s);
-}
-
 function runNative(all) {
-  const input = all.map((c) => [c.t.toPrecision(17), c.x.length, ...c.x.map((v) => v.toPrecision(17))].join(" ")).join("\n") + "\n";
-  const r = spawnSync(nativeExe, [], { input, encoding: "utf8", maxBuffer: 1 << 28 });
-  assert.equal(r.status, 0, `${nativeExe} failed:\n${r.stderr}`);
-  const lines = r.stdout.trim().split("\n");
-  assert.equal(lines.length, all.length, "the native program answered a different number of cases");
-  return lines.map((line, i) => {
-    const [status, ...rest] = line.split(" ");
-    if (status === "error") return { error: rest.join(" ") };
-    const v = rest.map(parseValue), n = all[i].x.length;
+  const input = all.map((c) => [exact(c.t), c.x.length, ...c.x.map(exact)].join(" "));
+  return nativeAnswers(nativeExe, input).map((r, i) => {
+    if (r.error) return r;
+    const v = doublesOf(r.ok), n = all[i].x.length;
     return { probs: v.slice(0, n), logProbs: v.slice(n, 2 * n), naive: v.slice(2 * n) };
   });
 }
 
-async function loadModule() {
-  const m = await require(modulePath)();
+async function wasmSoftmax() {
+  const m = await loadModule(modulePath);
   const max = 8;
   const xPtr = m._malloc(8 * max), pPtr = m._malloc(8 * max), lpPtr = m._malloc(8 * max), wPtr = m._malloc(8 * max);
   return (c) => {
     const n = c.x.length;
     m.HEAPF64.set(c.x, xPtr / 8);
-    if (m._wb_softmax(xPtr, n, c.t, pPtr, lpPtr, wPtr) !== 0) return { error: m.UTF8ToString(m._wb_error()) };
-    const get = (ptr) => Array.from(m.HEAPF64.subarray(ptr / 8, ptr / 8 + n));
-    return { probs: get(pPtr), logProbs: get(lpPtr), naive: get(wPtr) };
+    if (m._wb_softmax(xPtr, n, c.t, pPtr, lpPtr, wPtr) !== 0) return { error: errorOf(m) };
+    return { probs: doublesAt(m, pPtr, n), logProbs: doublesAt(m, lpPtr, n), naive: doublesAt(m, wPtr, n) };
   };
 }
-
 
 test("the WebAssembly module computes what the native build computes", async () => {
   assert.ok(nativeExe && modulePath, "usage: softmax.test.js NATIVE_EXE MODULE_JS");
   const all = cases();
   const native = runNative(all);
-  const wasm = await loadModule();
-  const problems = [];
-  let values = 0, sameBits = 0, worst = 0;
+  const wasm = await wasmSoftmax();
+  const diff = differences(ULPS);
   all.forEach((c, i) => {
     const label = `${c.name} (T = ${c.t})`;
     const a = native[i], b = wasm(c);
-    if (a.error || b.error) {
-      if (a.error !== b.error) problems.push(`${label}: native '${a.error ?? "ok"}', wasm '${b.error ?? "ok"}'`);
-      return;
-    }
+    if (diff.refused(label, a, b)) return;
     const largest = Math.max(1, ...c.x.map((v) => Math.abs(v / c.t)));
-    const compare = (kind, xs, ys, boundOf) => {
-      xs.forEach((xv, j) => {
-        const yv = ys[j];
-        ++values;
-        if (bits(xv) === bits(yv) || (Number.isNaN(xv) && Number.isNaN(yv))) {
-          ++sameBits;
-          return;
-        }
-        if (!Number.isFinite(xv) || !Number.isFinite(yv)) {
-          problems.push(`${label}: ${kind}[${j}] native ${xv}, wasm ${yv}`);
-          return;
-        }
-        const ulps = Math.abs(xv - yv) / (EPS * boundOf(xv));
-        worst = Math.max(worst, ulps);
-        if (c.name === "fixture") problems.push(`${label}: ${kind}[${j}] native ${xv}, wasm ${yv} (the fixture must be bitwise equal)`);
-        else if (!(ulps <= ULPS)) problems.push(`${label}: ${kind}[${j}] native ${xv}, wasm ${yv} (${ulps.toFixed(1)} units apart)`);
-      });
-    };
-    compare("probs", a.probs, b.probs, () => 1);
-    compare("log-probs", a.logProbs, b.logProbs, (v) => Math.max(largest, Math.abs(v)));
-    compare("as written", a.naive, b.naive, () => 1);
+    const fixture = c.name === "fixture";
+    diff.compare(label, "probs", a.probs, b.probs, { exact: fixture });
+    diff.compare(label, "log-probs", a.logProbs, b.logProbs, { bound: (v) => Math.max(largest, Math.abs(v)), exact: fixture });
+    diff.compare(label, "as written", a.naive, b.naive, { exact: fixture });
   });
-  console.log(`${all.length} cases, ${values} results: ${sameBits} bitwise equal; ` +
-              `largest difference ${worst.toFixed(2)} units in the last place (allowed ${ULPS})`);
-  assert.deepEqual(problems, [], problems.join("\n"));
+  diff.report(all.length);
 });
 
 test("the module gives the chapter's numbers and its failures", async () => {
-  const wasm = await loadModule();
+  const wasm = await wasmSoftmax();
   // 1 2 3: e^(k-3) / (e^-2 + e^-1 + 1), computed here independently.
   const z = Math.exp(-2) + Math.exp(-1) + 1;
   const expected = [Math.exp(-2) / z, Math.exp(-1) / z, 1 / z];

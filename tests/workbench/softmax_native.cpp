@@ -13,63 +13,26 @@
 // same double when read; the formula as written may print inf or nan. A
 // case at T = 1 also checks that the workbench equals llm::softmax itself;
 // the program fails if it does not.
-#include <cmath>
-#include <cstdio>
-#include <iostream>
-#include <sstream>
-#include <string>
+#include <cstddef>
 #include <vector>
 
+#include "native.hpp"
 #include "softmax.hpp"
 
-namespace {
-
-void print(double v) {
-  if (std::isnan(v)) std::printf(" nan");
-  else if (std::isinf(v)) std::printf(v > 0 ? " inf" : " -inf");
-  else std::printf(" %.17g", v);
-}
-
-}  // namespace
-
 int main() {
-  std::string line;
-  int failures = 0;
-  while (std::getline(std::cin, line)) {
-    if (line.empty()) continue;
-    std::istringstream in(line);
-    double t = 0;
-    int n = 0;
-    in >> t >> n;
-    if (!in || n < 0 || n > 64) {
-      std::fprintf(stderr, "softmax_native: cannot read the case '%s'\n",
-                   line.c_str());
-      return 2;
-    }
+  return native::each_line("softmax_native", [](native::Case& c) {
+    const double t = c.next<double>();
+    const int n = c.next<int>();
+    if (n < 0 || n > 64) throw native::Unreadable{};
     std::vector<double> x(static_cast<std::size_t>(n));
-    for (double& v : x) in >> v;
-    if (!in) {
-      std::fprintf(stderr, "softmax_native: cannot read the case '%s'\n",
-                   line.c_str());
-      return 2;
-    }
+    c.fill(x);
     std::vector<double> p(x.size()), lp(x.size()), w(x.size());
     if (wb_softmax(x.data(), n, t, p.data(), lp.data(), w.data()) != 0) {
-      std::printf("error %s\n", wb_error());
-      continue;
+      return native::refused(wb_error());
     }
     if (t == 1.0 && wb_matches_library(x.data(), n) != 0) {
-      std::fprintf(stderr,
-                   "softmax_native: the workbench differs from llm::softmax "
-                   "for '%s'\n",
-                   line.c_str());
-      ++failures;
+      c.differs("llm::softmax");
     }
-    std::printf("ok");
-    for (double v : p) print(v);
-    for (double v : lp) print(v);
-    for (double v : w) print(v);
-    std::printf("\n");
-  }
-  return failures ? 1 : 0;
+    native::answer(p, lp, w);
+  });
 }

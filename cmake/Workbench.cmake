@@ -11,6 +11,11 @@
 #   NAME/NAME.cpp + tests/workbench/NAME_native.cpp + libllm --g++-->
 #       workbench_NAME_native
 #
+# Each NAME.cpp includes what the entry points share from book/workbench/:
+# entry.hpp (the error message, the guard around a call, the checks on
+# the doubles) and, for those that read the trained checkpoint, model.hpp.
+# Their dependencies come from the compilers' depfiles.
+#
 # A workbench that needs more in the site (data the page loads) adds it in
 # its own NAME/NAME.cmake, included here, appending to
 # WORKBENCH_SITE_FILES and workbench_stamps.

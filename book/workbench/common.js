@@ -72,6 +72,37 @@
     };
   }
 
+  /* Text fields for numeric settings, one per [key, label, "whole" or
+     "number", least, most] of `fields`, each starting at values[key] and
+     with an id from `id`. Returns the row of labelled fields (block), the
+     inputs by key, and read(): the values by key, or { bad: [...] }
+     naming each field that is not a number in its range, which it also
+     marks aria-invalid. */
+  function settings(id, fields, values) {
+    var inputs = {};
+    var block = el("div", { className: "workbench-block workbench-row" });
+    fields.forEach(function (f) {
+      var input = el("input", { type: "text", id: id + "-" + f[0], inputmode: "decimal", autocomplete: "off",
+                                spellcheck: "false", className: "workbench-input", "data-field": f[0] });
+      input.value = input.defaultValue = String(values[f[0]]);
+      inputs[f[0]] = input;
+      block.appendChild(el("div", { className: "workbench-field" }, [el("label", { "for": input.id, text: f[1] }), input]));
+    });
+    var read = function () {
+      var s = {}, bad = [];
+      fields.forEach(function (f) {
+        var input = inputs[f[0]], v = parseNumber(input.value);
+        var ok = v !== null && v >= f[3] && v <= f[4] && (f[2] !== "whole" || Math.floor(v) === v);
+        input.setAttribute("aria-invalid", ok ? "false" : "true");
+        if (ok) s[f[0]] = v;
+        else bad.push(f[1] + " (\u201c" + input.value + "\u201d: " +
+                      (f[2] === "whole" ? "a whole number" : "a number") + " from " + f[3] + " to " + f[4] + ")");
+      });
+      return bad.length ? { bad: bad } : s;
+    };
+    return { block: block, inputs: inputs, read: read };
+  }
+
   /* For a workbench that reads the checkpoint the build trained: loads
      workbench/generate-checkpoint.js (window.BOOK_MODEL_CHECKPOINT, its
      bytes in base64; written for the generating workbench) unless the page
@@ -141,6 +172,6 @@
   window.BookWorkbench = {
     el: el, fixed: fixed, parseNumber: parseNumber, doubles: doubles,
     report: report, message: message, start: start, factoryName: factoryName,
-    withCheckpoint: withCheckpoint
+    withCheckpoint: withCheckpoint, settings: settings
   };
 })();

@@ -6,7 +6,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <exception>
 #include <map>
 #include <optional>
 #include <set>
@@ -14,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "../entry.hpp"
+#include "../model.hpp"
 #include "llm/bpe.hpp"
 #include "llm/checkpoint.hpp"
 #include "llm/generation.hpp"  // built with chapter 34, whose checkpoint it reads
@@ -21,15 +22,12 @@
 
 namespace {
 
-std::string last_error, result, last_text;
+using workbench::require;
+
+std::string result, last_text;
 std::vector<llm::TokenId> last_tokens;
 std::optional<llm::Tokenizer> tokenizer;
 std::map<std::pair<llm::TokenId, llm::TokenId>, llm::TokenId> merged;
-
-int fail(const std::string& message) {
-  last_error = message;
-  return 1;
-}
 
 std::string ids_json(const std::vector<llm::TokenId>& ids) {
   std::string out = "[";
@@ -81,32 +79,24 @@ std::string word_json(std::string_view word, std::vector<llm::TokenId>& tokens,
 }  // namespace
 
 extern "C" int wb_load(const unsigned char* bytes, int n) {
-  try {
-    if (n <= 0) return fail("no checkpoint bytes");
-    llm::Checkpoint c = llm::decode_checkpoint(std::string_view(
-        reinterpret_cast<const char*>(bytes), static_cast<std::size_t>(n)));
-    tokenizer = std::move(c.tokenizer);
+  return workbench::answer([&] {
+    tokenizer = workbench::checkpoint(bytes, n).tokenizer;
     merged.clear();
     const auto& merges = tokenizer->merges().merges;
     for (std::size_t i = 0; i < merges.size(); ++i) {
       merged[{merges[i].left, merges[i].right}] =
           static_cast<llm::TokenId>(llm::byte_token_count + i);
     }
-    last_error.clear();
-    return 0;
-  } catch (const std::exception& e) {
-    return fail(e.what());
-  }
+  });
 }
 
 extern "C" int wb_encode(const char* text) {
-  try {
-    if (!tokenizer) return fail("no tokenizer is loaded");
+  return workbench::answer([&] {
+    require(tokenizer.has_value(), "no tokenizer is loaded");
     const std::string_view view(text);
-    if (view.size() > 4096) {
-      return fail("the text has " + std::to_string(view.size()) +
-                  " bytes; the workbench takes at most 4096");
-    }
+    require(view.size() <= 4096,
+            "the text has " + std::to_string(view.size()) +
+                " bytes; the workbench takes at most 4096");
     tokenizer->encode(view);  // checks the UTF-8 as encode does
     std::vector<llm::TokenId> all, word_tokens;
     std::set<llm::TokenId> seen;
@@ -126,21 +116,17 @@ extern "C" int wb_encode(const char* text) {
              pieces + "}}";
     last_text = view;
     last_tokens = all;
-    last_error.clear();
-    return 0;
-  } catch (const std::exception& e) {
-    return fail(e.what());
-  }
+  });
 }
 
 extern "C" const char* wb_result(void) { return result.c_str(); }
 
-extern "C" const char* wb_error(void) { return last_error.c_str(); }
+extern "C" const char* wb_error(void) {
+  return workbench::last_error.c_str();
+}
 
 extern "C" int wb_matches_library(void) {
-  try {
-    return tokenizer && tokenizer->encode(last_text) == last_tokens ? 0 : 1;
-  } catch (const std::exception&) {
-    return 1;
-  }
+  return workbench::verdict([] {
+    return tokenizer && tokenizer->encode(last_text) == last_tokens;
+  });
 }

@@ -6,11 +6,10 @@
 
 #include <cmath>
 #include <cstddef>
-#include <cstring>
-#include <exception>
 #include <string>
 #include <vector>
 
+#include "../entry.hpp"
 #include "llm/attention.hpp"
 #include "llm/autograd.hpp"
 #include "llm/matmul.hpp"
@@ -18,9 +17,11 @@
 
 namespace {
 
-constexpr std::size_t kModel = WB_CAUSAL_MODEL;
+using workbench::all_finite;
+using workbench::require;
+using workbench::same_bits;
 
-std::string last_error;
+constexpr std::size_t kModel = WB_CAUSAL_MODEL;
 
 // The chapter's weight matrices: the identity, and the exchange of
 // features 0 and 1, and 2 and 3 (its W_K).
@@ -80,13 +81,6 @@ Head run(const llm::Tensor& x, int mask) {
   return h;
 }
 
-bool all_finite(const std::vector<double>& v) {
-  for (double e : v) {
-    if (!std::isfinite(e)) return false;
-  }
-  return true;
-}
-
 // The scores the softmax reads: finite, except -infinity over a future key
 // when the mask acts before the softmax.
 bool fed_as_expected(const std::vector<double>& fed, std::size_t t,
@@ -102,58 +96,36 @@ bool fed_as_expected(const std::vector<double>& fed, std::size_t t,
   return true;
 }
 
-void copy(const std::vector<double>& from, double* to) {
-  std::memcpy(to, from.data(), from.size() * sizeof(double));
-}
-
-bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
-  return a.size() == b.size() &&
-         std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
-}
-
 }  // namespace
 
 extern "C" int wb_causal(const double* tokens, int t, int mask,
                          double* scores, double* fed, double* probs,
                          double* out) {
-  try {
-    if (t < 1 || t > WB_CAUSAL_MAX_TOKENS) {
-      last_error = "a sequence has 1 to " +
-                   std::to_string(WB_CAUSAL_MAX_TOKENS) + " tokens, got " +
-                   std::to_string(t);
-      return 1;
-    }
-    if (mask < WB_CAUSAL_MASK_BEFORE || mask > WB_CAUSAL_MASK_AFTER) {
-      last_error = "unknown mask setting " + std::to_string(mask);
-      return 1;
-    }
+  return workbench::answer([&] {
+    require(t >= 1 && t <= WB_CAUSAL_MAX_TOKENS,
+            "a sequence has 1 to " + std::to_string(WB_CAUSAL_MAX_TOKENS) +
+                " tokens, got " + std::to_string(t));
+    require(mask >= WB_CAUSAL_MASK_BEFORE && mask <= WB_CAUSAL_MASK_AFTER,
+            "unknown mask setting " + std::to_string(mask));
     const std::size_t n = static_cast<std::size_t>(t);
     const llm::Tensor x = token_rows(tokens, n);
-    if (!all_finite(x.to_vector())) {
-      last_error = "every token coordinate must be a finite number";
-      return 1;
-    }
+    require(all_finite(x.to_vector()),
+            "every token coordinate must be a finite number");
     const Head h = run(x, mask);
-    if (!all_finite(h.scores) || !fed_as_expected(h.fed, n, mask) ||
-        !all_finite(h.probs) || !all_finite(h.out)) {
-      last_error =
-          "these tokens are too large: the scores overflow and the "
-          "weights are not finite numbers";
-      return 1;
-    }
-    copy(h.scores, scores);
-    copy(h.fed, fed);
-    copy(h.probs, probs);
-    copy(h.out, out);
-    last_error.clear();
-    return 0;
-  } catch (const std::exception& e) {
-    last_error = e.what();
-    return 1;
-  }
+    require(all_finite(h.scores) && fed_as_expected(h.fed, n, mask) &&
+                all_finite(h.probs) && all_finite(h.out),
+            "these tokens are too large: the scores overflow and the "
+            "weights are not finite numbers");
+    workbench::copy_out(h.scores, scores);
+    workbench::copy_out(h.fed, fed);
+    workbench::copy_out(h.probs, probs);
+    workbench::copy_out(h.out, out);
+  });
 }
 
-extern "C" const char* wb_error(void) { return last_error.c_str(); }
+extern "C" const char* wb_error(void) {
+  return workbench::last_error.c_str();
+}
 
 extern "C" int wb_matches_library(const double* tokens, int t) {
   const std::size_t n = static_cast<std::size_t>(t);
@@ -166,15 +138,10 @@ extern "C" int wb_matches_library(const double* tokens, int t) {
                 p2.data(), o2.data()) != 0) {
     return 1;
   }
-  const std::vector<double> eye = {1, 0, 0, 0, 0, 1, 0, 0,
-                                   0, 0, 1, 0, 0, 0, 0, 1};
-  const std::vector<double> swap = {0, 1, 0, 0, 1, 0, 0, 0,
-                                    0, 0, 0, 1, 0, 0, 1, 0};
   llm::Tape tape;
   const llm::Var x = tape.leaf(token_rows(tokens, n));
-  const llm::Var w_q = tape.leaf(llm::Tensor({4, 4}, eye));
-  const llm::Var w_k = tape.leaf(llm::Tensor({4, 4}, swap));
-  const llm::Var w_v = tape.leaf(llm::Tensor({4, 4}, eye));
+  const llm::Var w_q = tape.leaf(identity()), w_k = tape.leaf(exchange());
+  const llm::Var w_v = tape.leaf(identity());
   const llm::AttentionResult c = llm::causal_self_attention(x, w_q, w_k, w_v);
   const llm::AttentionResult u = llm::self_attention(x, w_q, w_k, w_v);
   const bool causal = same_bits(f, c.scores.value().to_vector()) &&

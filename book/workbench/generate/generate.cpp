@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "../entry.hpp"
+#include "../model.hpp"
 #include "llm/checkpoint.hpp"
 #include "llm/generation.hpp"
 #include "llm/kv_cache.hpp"
@@ -20,7 +22,8 @@
 
 namespace {
 
-std::string last_error;
+using workbench::require;
+
 std::optional<llm::Checkpoint> model;
 
 // One continuation: the state of generate_cached's loop between two
@@ -50,48 +53,25 @@ std::vector<double> read_all(llm::KvCache& cache,
   return logits;
 }
 
-int fail(const std::string& message) {
-  last_error = message;
-  return 1;
-}
-
 }  // namespace
 
 extern "C" int wb_load(const unsigned char* bytes, int n) {
-  try {
-    if (n <= 0) return fail("no checkpoint bytes");
-    model = llm::decode_checkpoint(
-        std::string_view(reinterpret_cast<const char*>(bytes),
-                         static_cast<std::size_t>(n)));
+  return workbench::answer([&] {
+    model = workbench::checkpoint(bytes, n);
     run = Continuation{};
-    last_error.clear();
-    return 0;
-  } catch (const std::exception& e) {
-    return fail(e.what());
-  }
+  });
 }
 
 extern "C" int wb_start(const char* prompt, int tokens, int seed,
                         double temperature, int top_k, double top_p) {
-  try {
-    if (!model) return fail("no model is loaded");
-    if (tokens < 1 || tokens > 100000) {
-      return fail("the token count must be a whole number from 1 to 100000");
-    }
-    if (seed < 0) return fail("the seed must be a whole number from 0 to 2147483647");
-    if (!(temperature >= 0.0 && temperature <= 100.0)) {
-      return fail("the temperature must be a number from 0 to 100");
-    }
-    if (top_k < 0) return fail("top-k must be a whole number, 0 for all");
-    if (!(top_p > 0.0 && top_p <= 1.0)) {
-      return fail("top-p must be a number above 0 and at most 1");
-    }
+  return workbench::answer([&] {
+    require(model.has_value(), "no model is loaded");
+    require(tokens >= 1 && tokens <= 100000,
+            "the token count must be a whole number from 1 to 100000");
     Continuation next;
     next.prompt = prompt;
-    next.options = {.temperature = temperature,
-                    .top_k = static_cast<std::size_t>(top_k),
-                    .top_p = top_p};
-    llm::validate(next.options);
+    next.options = workbench::sampling_options(temperature, top_k, top_p);
+    next.seed = workbench::sampling_seed(seed);
     next.context = {model->tokenizer.bos()};
     for (llm::TokenId id : model->tokenizer.encode(next.prompt)) {
       next.context.push_back(id);
@@ -103,18 +83,13 @@ extern "C" int wb_start(const char* prompt, int tokens, int seed,
     next.start = next.context;
     next.prompt_ids = next.context.size();
     next.count = static_cast<std::size_t>(tokens);
-    next.seed = static_cast<std::uint64_t>(seed);
     next.rng = llm::Rng(next.seed);
     next.cache = std::make_unique<llm::KvCache>(model->config);
     next.logits = read_all(*next.cache, next.context);
     next.text = next.prompt;
     next.done = false;
     run = std::move(next);
-    last_error.clear();
-    return 0;
-  } catch (const std::exception& e) {
-    return fail(e.what());
-  }
+  });
 }
 
 // One turn of generate_cached's loop.
@@ -149,7 +124,7 @@ extern "C" int wb_step(void) {
     return 1;
   } catch (const std::exception& e) {
     run.done = true;
-    last_error = e.what();
+    workbench::last_error = e.what();
     return -1;
   }
 }
@@ -158,17 +133,17 @@ extern "C" const char* wb_text(void) { return run.text.c_str(); }
 
 extern "C" int wb_drawn(void) { return static_cast<int>(run.drawn); }
 
-extern "C" const char* wb_error(void) { return last_error.c_str(); }
+extern "C" const char* wb_error(void) {
+  return workbench::last_error.c_str();
+}
 
 extern "C" int wb_matches_library(void) {
-  try {
-    if (!model || !run.done) return 1;
+  return workbench::verdict([] {
+    if (!model || !run.done) return false;
     llm::Rng rng(run.seed);
     const std::vector<llm::TokenId> ids = llm::generate_cached(
         model->params, model->config, run.start, run.count, run.options, rng,
         model->tokenizer.eos());
-    return ids == run.context ? 0 : 1;
-  } catch (const std::exception&) {
-    return 1;
-  }
+    return ids == run.context;
+  });
 }

@@ -44,15 +44,7 @@
     var id = "wb-generate" + (++uid);
     var prompt = el("textarea", { id: id + "-prompt", className: "workbench-input workbench-prompt", rows: "2", spellcheck: "false" });
     prompt.value = prompt.defaultValue = CHAPTER.prompt;
-    var inputs = {};
-    var settings = el("div", { className: "workbench-block workbench-row" });
-    FIELDS.forEach(function (f) {
-      var input = el("input", { type: "text", id: id + "-" + f[0], inputmode: "decimal", autocomplete: "off",
-                                spellcheck: "false", className: "workbench-input", "data-field": f[0] });
-      input.value = input.defaultValue = String(CHAPTER[f[0]]);
-      inputs[f[0]] = input;
-      settings.appendChild(el("div", { className: "workbench-field" }, [el("label", { "for": input.id, text: f[1] }), input]));
-    });
+    var fields = W.settings(id, FIELDS, CHAPTER), inputs = fields.inputs, settings = fields.block;
     var write = el("button", { type: "submit", className: "workbench-reset workbench-write", text: "Write" });
     var stop = el("button", { type: "button", className: "workbench-reset workbench-stop", text: "Stop" });
     stop.disabled = true;
@@ -83,16 +75,9 @@
 
     /* The settings as typed, or a message naming each bad one. */
     var read = function () {
-      var s = { prompt: prompt.value }, bad = [];
-      FIELDS.forEach(function (f) {
-        var input = inputs[f[0]], v = W.parseNumber(input.value);
-        var ok = v !== null && v >= f[3] && v <= f[4] && (f[2] !== "whole" || Math.floor(v) === v);
-        input.setAttribute("aria-invalid", ok ? "false" : "true");
-        if (ok) s[f[0]] = v;
-        else bad.push(f[1].replace(/ \(.*\)$/, "") + " (\u201c" + input.value + "\u201d: " +
-                      (f[2] === "whole" ? "a whole number" : "a number") + " from " + f[3] + " to " + f[4] + ")");
-      });
-      return bad.length ? { bad: bad } : s;
+      var s = fields.read();
+      if (!s.bad) s.prompt = prompt.value;
+      return s;
     };
 
     var showCommand = function (s) {

@@ -6,10 +6,10 @@
 #include <cmath>
 #include <cstddef>
 #include <cstring>
-#include <exception>
 #include <string>
 #include <vector>
 
+#include "../entry.hpp"
 #include "llm/autograd.hpp"
 #include "llm/rope.hpp"
 #include "llm/tensor.hpp"
@@ -18,8 +18,8 @@ namespace {
 
 constexpr std::size_t kDim = WB_ROPE_DIM;
 using Vector = std::vector<double>;
-
-std::string last_error;
+using workbench::require;
+using workbench::same_bits;
 
 // Built on the first call: 2048 positions of four pairs.
 const llm::Rope& rope() {
@@ -42,57 +42,34 @@ double dot(const Vector& a, const Vector& b) {
   return s;
 }
 
-bool all_finite(const double* v, std::size_t n) {
-  for (std::size_t i = 0; i < n; ++i) {
-    if (!std::isfinite(v[i])) return false;
-  }
-  return true;
-}
-
-bool same_bits(const Vector& a, const Vector& b) {
-  return a.size() == b.size() &&
-         std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
-}
-
 }  // namespace
 
 extern "C" int wb_rope(const double* q, const double* k, int m, int n,
                        int rotate_key, double* rotated_out,
                        double* scores) {
-  try {
-    if (!all_finite(q, kDim) || !all_finite(k, kDim)) {
-      last_error = "every feature must be a finite number";
-      return 1;
-    }
-    if (m < 0 || n < 0) {
-      last_error = "a position is a whole number from 0, got " +
-                   std::to_string(m < 0 ? m : n);
-      return 1;
-    }
+  return workbench::answer([&] {
+    require(workbench::all_finite(q, kDim) && workbench::all_finite(k, kDim),
+            "every feature must be a finite number");
+    require(m >= 0 && n >= 0, "a position is a whole number from 0, got " +
+                                  std::to_string(m < 0 ? m : n));
     const Vector query(q, q + kDim), key(k, k + kDim);
     const Vector rq = rotated(rope(), query, static_cast<std::size_t>(m));
     const Vector rk = rotate_key != 0
                           ? rotated(rope(), key, static_cast<std::size_t>(n))
                           : key;
     const double plain = dot(query, key), score = dot(rq, rk);
-    if (!std::isfinite(plain) || !std::isfinite(score)) {
-      last_error = "the score of this query and key is too large for a "
-                   "double";
-      return 1;
-    }
-    std::memcpy(rotated_out, rq.data(), kDim * sizeof(double));
-    std::memcpy(rotated_out + kDim, rk.data(), kDim * sizeof(double));
+    require(std::isfinite(plain) && std::isfinite(score),
+            "the score of this query and key is too large for a double");
+    workbench::copy_out(rq, rotated_out);
+    workbench::copy_out(rk, rotated_out + kDim);
     scores[0] = plain;
     scores[1] = score;
-    last_error.clear();
-    return 0;
-  } catch (const std::exception& e) {
-    last_error = e.what();
-    return 1;
-  }
+  });
 }
 
-extern "C" const char* wb_error(void) { return last_error.c_str(); }
+extern "C" const char* wb_error(void) {
+  return workbench::last_error.c_str();
+}
 
 extern "C" int wb_matches_chapter(const double* q, const double* k, int m,
                                   int n) {

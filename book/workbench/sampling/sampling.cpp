@@ -16,13 +16,14 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <exception>
 #include <numeric>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "../entry.hpp"
+#include "../model.hpp"
 #include "llm/checkpoint.hpp"
 #include "llm/generation.hpp"
 #include "llm/kv_cache.hpp"
@@ -31,7 +32,8 @@
 
 namespace {
 
-std::string last_error;
+using workbench::require;
+
 std::optional<llm::Checkpoint> model;
 
 struct State {
@@ -53,11 +55,6 @@ struct State {
 };
 State state;
 std::string scratch;
-
-int fail(const std::string& message) {
-  last_error = message;
-  return 1;
-}
 
 double entropy(const std::vector<double>& q) {  // as the chapter's demo
   double h = 0.0;
@@ -111,61 +108,41 @@ bool valid_id(int id) {
 }  // namespace
 
 extern "C" int wb_load(const unsigned char* bytes, int n) {
-  try {
-    if (n <= 0) return fail("no checkpoint bytes");
-    model = llm::decode_checkpoint(
-        std::string_view(reinterpret_cast<const char*>(bytes),
-                         static_cast<std::size_t>(n)));
+  return workbench::answer([&] {
+    model = workbench::checkpoint(bytes, n);
     state = State{};
-    last_error.clear();
-    return 0;
-  } catch (const std::exception& e) {
-    return fail(e.what());
-  }
+  });
 }
 
 extern "C" int wb_read(const char* prompt, int bos) {
-  try {
-    if (!model) return fail("no model is loaded");
+  return workbench::answer([&] {
+    require(model.has_value(), "no model is loaded");
     const std::string text = prompt;
     if (state.read && text == state.text && (bos != 0) == state.bos) {
-      last_error.clear();
-      return 0;  // the same ids: the logits are those already computed
+      return;  // the same ids: the logits are those already computed
     }
     State next;
     next.text = text;
     next.bos = bos != 0;
     if (next.bos) next.ids = {model->tokenizer.bos()};
     for (llm::TokenId id : model->tokenizer.encode(text)) next.ids.push_back(id);
-    if (next.ids.empty()) {
-      return fail("an empty prompt gives the model nothing to read without the BOS token");
-    }
+    require(!next.ids.empty(),
+            "an empty prompt gives the model nothing to read without the "
+            "BOS token");
     next.cut = cut_to_context(next.ids, next.bos);
     run_model(next);
     state = std::move(next);
-    last_error.clear();
-    return 0;
-  } catch (const std::exception& e) {
-    return fail(e.what());
-  }
+  });
 }
 
 extern "C" int wb_sample(double temperature, int top_k, double top_p, int seed) {
-  try {
-    if (!state.read) return fail("no prompt has been read");
-    if (!(temperature >= 0.0 && temperature <= 100.0)) {
-      return fail("the temperature must be a number from 0 to 100");
-    }
-    if (top_k < 0) return fail("top-k must be a whole number, 0 for all");
-    if (!(top_p > 0.0 && top_p <= 1.0)) {
-      return fail("top-p must be a number above 0 and at most 1");
-    }
-    if (seed < 0) return fail("the seed must be a whole number from 0 to 2147483647");
-    const llm::SamplingOptions options{.temperature = temperature,
-                                       .top_k = static_cast<std::size_t>(top_k),
-                                       .top_p = top_p};
+  return workbench::answer([&] {
+    require(state.read, "no prompt has been read");
+    const llm::SamplingOptions options =
+        workbench::sampling_options(temperature, top_k, top_p);
+    const std::uint64_t seed_bits = workbench::sampling_seed(seed);
     std::vector<double> q = llm::sampling_distribution(state.logits, options);
-    llm::Rng rng(static_cast<std::uint64_t>(seed));
+    llm::Rng rng(seed_bits);
     const llm::TokenId drawn = llm::sample_token(state.logits, options, rng);
     int kept = 0;
     double mass = 0.0;
@@ -177,18 +154,14 @@ extern "C" int wb_sample(double temperature, int top_k, double top_p, int seed) 
       }
     }
     state.options = options;
-    state.seed = static_cast<std::uint64_t>(seed);
+    state.seed = seed_bits;
     state.entropy = entropy(q);
     state.dist = std::move(q);
     state.drawn = drawn;
     state.kept = kept;
     state.kept_mass = mass;
     state.sampled = true;
-    last_error.clear();
-    return 0;
-  } catch (const std::exception& e) {
-    return fail(e.what());
-  }
+  });
 }
 
 extern "C" int wb_vocab(void) {
@@ -271,12 +244,11 @@ extern "C" const char* wb_token_hex(int id) {
 }
 
 extern "C" int wb_append(void) {
-  try {
-    if (!state.sampled) return fail("no token has been drawn");
+  return workbench::answer([&] {
+    require(state.sampled, "no token has been drawn");
     const llm::Tokenizer& tok = model->tokenizer;
-    if (state.drawn == tok.eos() || state.drawn == tok.bos()) {
-      return fail("the draw is the end-of-text token, which adds no text");
-    }
+    require(state.drawn != tok.eos() && state.drawn != tok.bos(),
+            "the draw is the end-of-text token, which adds no text");
     State next;
     next.text = state.text + tok.token_bytes(state.drawn);
     next.bos = state.bos;
@@ -285,24 +257,24 @@ extern "C" int wb_append(void) {
     next.cut = cut_to_context(next.ids, next.bos) || state.cut;
     run_model(next);
     state = std::move(next);
-    last_error.clear();
-    return 0;
-  } catch (const std::exception& e) {
-    return fail(e.what());
-  }
+  });
 }
 
 extern "C" const char* wb_text(void) { return state.text.c_str(); }
 
-extern "C" const char* wb_error(void) { return last_error.c_str(); }
+extern "C" const char* wb_error(void) {
+  return workbench::last_error.c_str();
+}
 
 extern "C" int wb_matches_library(void) {
-  try {
-    if (!state.sampled) return 1;
+  return workbench::verdict([] {
+    if (!state.sampled) return false;
     const std::vector<double> z =
         llm::next_token_logits(model->params, model->config, state.ids);
-    if (llm::sampling_distribution(z, {}) != state.raw) return 1;
-    if (llm::sampling_distribution(z, state.options) != state.dist) return 1;
+    if (llm::sampling_distribution(z, {}) != state.raw) return false;
+    if (llm::sampling_distribution(z, state.options) != state.dist) {
+      return false;
+    }
     // The key/value cache's logits for the same ids, and the draw from
     // them (a full context of ids fits the cache).
     llm::KvCache cache(model->config);
@@ -311,17 +283,17 @@ extern "C" int wb_matches_library(void) {
       cached = llm::decode_step(model->params, model->config, cache, id).to_vector();
     }
     llm::Rng again(state.seed);
-    if (llm::sample_token(cached, state.options, again) != state.drawn) return 1;
+    if (llm::sample_token(cached, state.options, again) != state.drawn) {
+      return false;
+    }
     // generate_cached needs room for one more id than it was given.
-    if (state.ids.size() >= model->config.context) return 0;
+    if (state.ids.size() >= model->config.context) return true;
     llm::Rng rng(state.seed);
     const std::vector<llm::TokenId> ids =
         llm::generate_cached(model->params, model->config, state.ids, 1,
                              state.options, rng, model->tokenizer.eos());
     const llm::TokenId first =
         ids.size() > state.ids.size() ? ids.back() : model->tokenizer.eos();
-    return first == state.drawn ? 0 : 1;
-  } catch (const std::exception&) {
-    return 1;
-  }
+    return first == state.drawn;
+  });
 }

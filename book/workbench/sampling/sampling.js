@@ -57,15 +57,7 @@
     var V = m._wb_vocab();
     var prompt = el("textarea", { id: id + "-prompt", className: "workbench-input workbench-prompt", rows: "2", spellcheck: "false" });
     prompt.value = prompt.defaultValue = PROMPT;
-    var inputs = {};
-    var settings = el("div", { className: "workbench-block workbench-row" });
-    FIELDS.forEach(function (f) {
-      var input = el("input", { type: "text", id: id + "-" + f[0], inputmode: "decimal", autocomplete: "off",
-                                spellcheck: "false", className: "workbench-input", "data-field": f[0] });
-      input.value = input.defaultValue = String(MODEL[f[0]]);
-      inputs[f[0]] = input;
-      settings.appendChild(el("div", { className: "workbench-field" }, [el("label", { "for": input.id, text: f[1] }), input]));
-    });
+    var fields = W.settings(id, FIELDS, MODEL), inputs = fields.inputs, settings = fields.block;
     var bos = el("input", { type: "checkbox", id: id + "-bos", "data-field": "bos" });
     var bosSwitch = el("label", { className: "workbench-switch", "for": bos.id }, [bos,
       document.createTextNode("Read a BOS token first, as tinyllm generate does")]);
@@ -117,18 +109,7 @@
 
     var last = null;
 
-    var read = function () {
-      var s = {}, bad = [];
-      FIELDS.forEach(function (f) {
-        var input = inputs[f[0]], v = W.parseNumber(input.value);
-        var ok = v !== null && v >= f[3] && v <= f[4] && (f[2] !== "whole" || Math.floor(v) === v);
-        input.setAttribute("aria-invalid", ok ? "false" : "true");
-        if (ok) s[f[0]] = v;
-        else bad.push(f[1] + " (\u201c" + input.value + "\u201d: " +
-                      (f[2] === "whole" ? "a whole number" : "a number") + " from " + f[3] + " to " + f[4] + ")");
-      });
-      return bad.length ? { bad: bad } : s;
-    };
+    var read = fields.read;
 
     var token = function (t) { return m.UTF8ToString(m._wb_token(t)); };
 

@@ -6,17 +6,17 @@
 
 #include <cmath>
 #include <cstddef>
-#include <cstring>
-#include <exception>
 #include <string>
 #include <vector>
 
+#include "../entry.hpp"
 #include "llm/softmax.hpp"
 #include "llm/tensor.hpp"
 
 namespace {
 
-std::string last_error;
+using workbench::all_finite;
+using workbench::require;
 
 // The row divided by the temperature, as a [1, n] tensor.
 llm::Tensor scaled_row(const double* x, int n, double t) {
@@ -37,55 +37,33 @@ std::vector<double> as_written(const double* x, int n, double t) {
   return e;
 }
 
-bool all_finite(const std::vector<double>& v) {
-  for (double e : v) {
-    if (!std::isfinite(e)) return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 extern "C" int wb_softmax(const double* x, int n, double t, double* probs,
                           double* log_probs, double* naive) {
-  try {
-    if (n < 1 || n > WB_SOFTMAX_MAX) {
-      last_error = "a row has 1 to " + std::to_string(WB_SOFTMAX_MAX) +
-                   " logits, got " + std::to_string(n);
-      return 1;
-    }
-    for (int i = 0; i < n; ++i) {
-      if (!std::isfinite(x[i])) {
-        last_error = "every logit must be a finite number";
-        return 1;
-      }
-    }
-    if (!(t > 0.0) || !std::isfinite(t)) {
-      last_error = "the temperature must be a positive number";
-      return 1;
-    }
+  return workbench::answer([&] {
+    require(n >= 1 && n <= WB_SOFTMAX_MAX,
+            "a row has 1 to " + std::to_string(WB_SOFTMAX_MAX) +
+                " logits, got " + std::to_string(n));
+    require(all_finite(x, static_cast<std::size_t>(n)),
+            "every logit must be a finite number");
+    require(t > 0.0 && std::isfinite(t),
+            "the temperature must be a positive number");
     const llm::Tensor row = scaled_row(x, n, t);  // [1, n]
     const std::vector<double> p = llm::softmax(row).to_vector();
     const std::vector<double> lp = llm::log_softmax(row).to_vector();
-    if (!all_finite(p) || !all_finite(row.to_vector())) {
-      last_error = "the logits divided by this temperature are too large "
-                   "for a double";
-      return 1;
-    }
-    const std::vector<double> w = as_written(x, n, t);
-    const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(double);
-    std::memcpy(probs, p.data(), bytes);
-    std::memcpy(log_probs, lp.data(), bytes);
-    std::memcpy(naive, w.data(), bytes);
-    last_error.clear();
-    return 0;
-  } catch (const std::exception& e) {
-    last_error = e.what();
-    return 1;
-  }
+    require(all_finite(p) && all_finite(row.to_vector()),
+            "the logits divided by this temperature are too large for a "
+            "double");
+    workbench::copy_out(p, probs);
+    workbench::copy_out(lp, log_probs);
+    workbench::copy_out(as_written(x, n, t), naive);
+  });
 }
 
-extern "C" const char* wb_error(void) { return last_error.c_str(); }
+extern "C" const char* wb_error(void) {
+  return workbench::last_error.c_str();
+}
 
 extern "C" int wb_matches_library(const double* x, int n) {
   std::vector<double> probs(static_cast<std::size_t>(n)), lp(probs), w(probs);
@@ -93,8 +71,5 @@ extern "C" int wb_matches_library(const double* x, int n) {
   const llm::Tensor row({1, static_cast<std::size_t>(n)},
                         std::vector<double>(x, x + n));
   const std::vector<double> direct = llm::softmax(row).to_vector();
-  return std::memcmp(direct.data(), probs.data(),
-                     probs.size() * sizeof(double)) == 0
-             ? 0
-             : 1;
+  return workbench::same_bits(direct, probs) ? 0 : 1;
 }

@@ -44,7 +44,7 @@
     var id = "wb-generate" + (++uid);
     var prompt = el("textarea", { id: id + "-prompt", className: "workbench-input workbench-prompt", rows: "2", spellcheck: "false" });
     prompt.value = prompt.defaultValue = CHAPTER.prompt;
-    var fields = W.settings(id, FIELDS, CHAPTER), inputs = fields.inputs, settings = fields.block;
+    var typed = W.settings(id, FIELDS, CHAPTER), inputs = typed.inputs, settings = typed.block;
     var write = el("button", { type: "submit", className: "workbench-reset workbench-write", text: "Write" });
     var stop = el("button", { type: "button", className: "workbench-reset workbench-stop", text: "Stop" });
     stop.disabled = true;
@@ -75,7 +75,7 @@
 
     /* The settings as typed, or a message naming each bad one. */
     var read = function () {
-      var s = fields.read();
+      var s = typed.read();
       if (!s.bad) s.prompt = prompt.value;
       return s;
     };

@@ -57,7 +57,7 @@
     var V = m._wb_vocab();
     var prompt = el("textarea", { id: id + "-prompt", className: "workbench-input workbench-prompt", rows: "2", spellcheck: "false" });
     prompt.value = prompt.defaultValue = PROMPT;
-    var fields = W.settings(id, FIELDS, MODEL), inputs = fields.inputs, settings = fields.block;
+    var typed = W.settings(id, FIELDS, MODEL), inputs = typed.inputs, settings = typed.block;
     var bos = el("input", { type: "checkbox", id: id + "-bos", "data-field": "bos" });
     var bosSwitch = el("label", { className: "workbench-switch", "for": bos.id }, [bos,
       document.createTextNode("Read a BOS token first, as tinyllm generate does")]);
@@ -109,7 +109,7 @@
 
     var last = null;
 
-    var read = fields.read;
+    var read = typed.read;
 
     var token = function (t) { return m.UTF8ToString(m._wb_token(t)); };
 

@@ -28,7 +28,9 @@ function(add_book_exercise nn)
 
   set(tests exercise_${nn}_tests)
   add_library(${tests} OBJECT tests.cpp)
-  target_include_directories(${tests} PRIVATE ${here})
+  # The exercise tests may share the unit tests' reference helpers.
+  target_include_directories(${tests} PRIVATE ${here}
+                             ${PROJECT_SOURCE_DIR}/tests/unit)
   target_link_libraries(${tests} PRIVATE llm Catch2::Catch2)
   target_precompile_headers(${tests} REUSE_FROM exercise_catch_pch)
 

@@ -10,16 +10,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 reps=${1:-3}
-if [[ ! -x /usr/bin/time ]]; then
-  if [[ $(id -u) -ne 0 ]]; then
-    echo "bench-bpe: /usr/bin/time is missing; install the Debian package" \
-         "'time' (as root: apt-get install time)" >&2
-    exit 1
-  fi
-  echo "bench-bpe: installing time"
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-    time > /dev/null
-fi
+source tools/install-missing.sh
+install_missing bench-bpe time  # /usr/bin/time
 [[ -f build/build.ninja ]] || tools/setup.sh
 cmake --build build --target bench_bpe corpus > /dev/null
 corpus=build/corpus/kjv.txt

@@ -8,43 +8,16 @@
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
-#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
 
 #include "llm/matmul.hpp"
 #include "llm/tensor.hpp"
+#include "matmul_reference.hpp"  // tests/unit/
+#include "splitmix.hpp"          // tests/unit/
 
 namespace {
-
-// C = A B in the formula's order i-j-p on row-major vectors.
-std::vector<double> matmul_ijp(const std::vector<double>& a,
-                               const std::vector<double>& b,
-                               std::size_t m, std::size_t k, std::size_t n) {
-  std::vector<double> c(m * n, 0.0);
-  for (std::size_t i = 0; i < m; ++i) {
-    for (std::size_t j = 0; j < n; ++j) {
-      double sum = 0.0;
-      for (std::size_t p = 0; p < k; ++p) sum += a[i * k + p] * b[p * n + j];
-      c[i * n + j] = sum;
-    }
-  }
-  return c;
-}
-
-// Deterministic values in [-1, 1) from SplitMix64.
-std::vector<double> random_values(std::size_t count, std::uint64_t seed) {
-  std::vector<double> v(count);
-  for (double& x : v) {
-    std::uint64_t z = (seed += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    z ^= z >> 31;
-    x = static_cast<double>(z >> 11) * 0x1.0p-53 * 2.0 - 1.0;
-  }
-  return v;
-}
 
 // Best wall-clock seconds of `reps` runs of `f`; the last result in `out`.
 template <typename F>
@@ -71,14 +44,14 @@ int main(int argc, char** argv) {
               "GFLOP/s");
   bool all_same = true;
   for (std::size_t n : {256, 512}) {
-    const std::vector<double> a = random_values(n * n, 1);
-    const std::vector<double> b = random_values(n * n, 2);
+    const std::vector<double> a = splitmix_values(n * n, 1);
+    const std::vector<double> b = splitmix_values(n * n, 2);
     const llm::Tensor ta({n, n}, a), tb({n, n}, b);
     std::vector<double> book_c, naive_c;
     const double t_book = best_seconds(
         reps, [&] { return llm::matmul(ta, tb).to_vector(); }, book_c);
     const double t_naive = best_seconds(
-        reps, [&] { return matmul_ijp(a, b, n, n, n); }, naive_c);
+        reps, [&] { return naive_matmul(a, b, n, n, n); }, naive_c);
     const double flops = 2.0 * n * n * n;
     std::printf("%-6zu %-22s %10.4f %10.3f\n", n, "llm::matmul (i-p-j)",
                 t_book, flops / t_book * 1e-9);

@@ -14,20 +14,8 @@ cd "$(dirname "$0")/.."
 reps=${1:-9}
 
 # The outside references, from Debian (Debian's python3, not PATH's).
-missing=()
-for p in python3-torch python3-numpy libopenblas0-pthread time; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
-    || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  echo "bench: installing ${missing[*]}"
-  if [[ $(id -u) -ne 0 ]]; then
-    echo "bench: run as root to install ${missing[*]}" >&2
-    exit 1
-  fi
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-    --no-install-recommends "${missing[@]}" > /dev/null
-fi
+source tools/install-missing.sh
+install_missing bench python3-torch python3-numpy libopenblas0-pthread time
 openblas=$(ls /usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblas.so.0 \
            /usr/lib/*/openblas-pthread/libopenblas.so.0 2>/dev/null | head -1)
 [[ -n "$openblas" ]] || { echo "bench: libopenblas.so.0 not found" >&2; exit 1; }

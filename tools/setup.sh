@@ -12,21 +12,8 @@ packages=(cmake ninja-build g++ ccache pandoc doxygen catch2 libjs-katex
           bible-kjv bible-kjv-text)   # the corpus: the King James Bible
 # Debian's nodejs comes without npm; a Node.js that bundles it needs none.
 command -v npm > /dev/null || packages+=(npm)
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
-    || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  echo "setup: installing ${missing[*]}"
-  if [[ $(id -u) -ne 0 ]]; then
-    echo "setup: run as root to install packages: ${missing[*]}" >&2
-    exit 1
-  fi
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+source tools/install-missing.sh
+install_missing setup "${packages[@]}"
 
 # playwright-core for the browser tests and the PDF, exactly as the lockfile
 # pins it (it downloads no browser: the tests drive /usr/bin/chromium), and

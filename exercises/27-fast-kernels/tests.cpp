@@ -1,50 +1,26 @@
 // The exercise tests of the fast-kernels chapter. They call
 // exercise::matmul_tiled (starter.cpp, once fixed) and require the
-// plain i-p-j loop's bits, written here, on small products worked out by
-// hand and on random matrices whose sizes are no multiple of the tile.
+// plain loop's bits (naive_matmul, tests/unit/matmul_reference.hpp) on
+// small products worked out by hand and on random matrices whose sizes
+// are no multiple of the tile.
 #include <catch2/catch.hpp>
 
-#include <cstdint>
 #include <cstring>
 #include <vector>
 
 #include "exercise.hpp"
+#include "matmul_reference.hpp"  // tests/unit/
+#include "splitmix.hpp"          // tests/unit/
 
 namespace {
 
-// The reference: every element summed from zero in increasing p.
-std::vector<double> plain(const std::vector<double>& a,
-                          const std::vector<double>& b, std::size_t m,
-                          std::size_t k, std::size_t n) {
-  std::vector<double> c(m * n, 0.0);
-  for (std::size_t i = 0; i < m; ++i) {
-    for (std::size_t j = 0; j < n; ++j) {
-      double s = 0.0;
-      for (std::size_t p = 0; p < k; ++p) s += a[i * k + p] * b[p * n + j];
-      c[i * n + j] = s;
-    }
-  }
-  return c;
-}
-
-std::vector<double> random_matrix(std::size_t rows, std::size_t cols,
-                                  std::uint64_t seed) {
-  std::vector<double> v(rows * cols);
-  for (double& x : v) {  // SplitMix64's output, as a double in [-1, 1)
-    seed += 0x9E3779B97F4A7C15u;
-    std::uint64_t z = seed;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
-    z ^= z >> 31;
-    x = double(z >> 11) / double(1ull << 52) - 1.0;
-  }
-  return v;
-}
-
+// Random [m, k] and [k, n] matrices (SplitMix64, tests/unit/splitmix.hpp):
+// every element of the product must have the bits of the plain loop's,
+// summed from zero in increasing p.
 void require_bitwise(std::size_t m, std::size_t k, std::size_t n) {
-  const auto a = random_matrix(m, k, 100 * m + k);
-  const auto b = random_matrix(k, n, 100 * k + n);
-  const auto want = plain(a, b, m, k, n);
+  const auto a = splitmix_values(m * k, 100 * m + k);
+  const auto b = splitmix_values(k * n, 100 * k + n);
+  const auto want = naive_matmul(a, b, m, k, n);
   const auto got = exercise::matmul_tiled(a, b, m, k, n);
   REQUIRE(got.size() == want.size());
   for (std::size_t e = 0; e < want.size(); ++e) {

@@ -20,6 +20,13 @@ llm::ModelConfig config_with(std::size_t layers) {
           .ffn_width = 12, .context = 6};
 }
 
+// The model's parameters for `c`, from seed 28.
+llm::Parameters seeded(const llm::ModelConfig& c) {
+  llm::Parameters params(28);
+  llm::add_model_parameters(params, c);
+  return params;
+}
+
 // The logits of both ways for `ids` (B sequences of T), on one tape.
 struct Both {
   std::vector<double> mine, book;
@@ -43,8 +50,7 @@ const std::vector<std::size_t> kTwo = {3, 1, 4, 1, 5, 9, 2, 6};  // B 2, T 4
 
 TEST_CASE("one block: equal to model_forward, bit for bit") {
   const llm::ModelConfig c = config_with(1);
-  llm::Parameters params(28);
-  llm::add_model_parameters(params, c);
+  llm::Parameters params = seeded(c);
   const Both b = logits_of(c, params, 2, kTwo);
   CHECK(b.mine == b.book);
 }
@@ -54,8 +60,7 @@ TEST_CASE("a sequence's logits do not depend on the other sequences") {
   // the same logits: attention reads only its own sequence. Mixing the
   // B and T axes of the embedded rows breaks this.
   const llm::ModelConfig c = config_with(1);
-  llm::Parameters params(28);
-  llm::add_model_parameters(params, c);
+  llm::Parameters params = seeded(c);
   const Both two = logits_of(c, params, 2, kTwo);
   const Both one = logits_of(c, params, 1, {3, 1, 4, 1});
   INFO("logits of sequence 0 (its 4 positions x 11 ids) alone vs in the batch");
@@ -67,8 +72,7 @@ TEST_CASE("two blocks: the second reads what the first wrote") {
   // With N = 2 the second block's input is the first block's output;
   // fed the embedding again, it computes something else.
   const llm::ModelConfig c = config_with(2);
-  llm::Parameters params(28);
-  llm::add_model_parameters(params, c);
+  llm::Parameters params = seeded(c);
   const Both b = logits_of(c, params, 2, kTwo);
   CHECK(b.mine == b.book);
 }
@@ -78,8 +82,7 @@ TEST_CASE("the final gain scales the logits: the final RMSNorm is there") {
   // every logit exactly (a power of two changes no rounding). Without
   // the final RMSNorm the gain is never used and nothing changes.
   const llm::ModelConfig c = config_with(1);
-  llm::Parameters params(28);
-  llm::add_model_parameters(params, c);
+  llm::Parameters params = seeded(c);
   const Both before = logits_of(c, params, 2, kTwo);
   llm::Tensor gain = params.at("final_norm.gain");
   for (std::size_t i = 0; i < c.d_model; ++i) gain.set({i}, 2.0);

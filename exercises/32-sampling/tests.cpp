@@ -10,20 +10,9 @@
 #include <vector>
 
 #include "exercise.hpp"
-
-namespace {
+#include "fixtures.hpp"  // tests/unit/: require_near
 
 using Vec = std::vector<double>;
-
-void require_near(const Vec& got, const Vec& want) {
-  REQUIRE(got.size() == want.size());
-  for (std::size_t v = 0; v < want.size(); ++v) {
-    INFO("token " << v << ": got " << got[v] << ", want " << want[v]);
-    CHECK(std::abs(got[v] - want[v]) <= 1e-12);
-  }
-}
-
-}  // namespace
 
 TEST_CASE("a cut exactly at p keeps the token that reaches it") {
   // Four probabilities of 1/4: the first two reach 1/2 exactly.

@@ -1,11 +1,15 @@
 // Shared by the tape's unit tests (tensor-autodiff and later chapters):
 // the largest relative error of the tape's gradients against central
-// differences, over every input of f.
+// differences, over every input of f, and the bound those tests hold it
+// to.
 #pragma once
 
 #include <vector>
 
 #include "llm/autograd.hpp"
+
+// The largest relative error a gradient check of these tests accepts.
+inline constexpr double grad_tol = 1e-8;
 
 inline double worst_tape_error(const llm::TapeFunction& f,
                                const std::vector<llm::Tensor>& in) {

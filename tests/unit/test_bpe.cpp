@@ -16,6 +16,7 @@
 
 #include "llm/bpe.hpp"
 #include "llm/error.hpp"
+#include "splitmix.hpp"
 
 namespace {
 
@@ -25,17 +26,6 @@ using llm::TokenId;
 using Ids = std::vector<TokenId>;
 using Words = std::vector<std::string_view>;
 
-// SplitMix64, only as a source of varied test text (the library's own
-// generator arrives in a later chapter).
-struct Mix {
-  std::uint64_t s;
-  std::uint64_t next() {
-    std::uint64_t z = (s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
-};
 
 // Text of n words drawn from a small list of syllables, with spaces,
 // commas and newlines, so that pairs repeat and ties occur.

@@ -12,22 +12,12 @@
 #include "llm/error.hpp"
 #include "llm/ops.hpp"
 #include "llm/tensor.hpp"
+#include "fixtures.hpp"
 
 namespace {
 
 // The chapter's fixture: x = [[1,2,3],[4,5,6]].
 llm::Tensor make_x() { return llm::Tensor({2, 3}, {1, 2, 3, 4, 5, 6}); }
-
-// The buffer positions a tensor reads, in its own row-major order.
-std::vector<std::size_t> positions(const llm::Tensor& t) {
-  std::vector<std::size_t> out;
-  if (t.numel() == 0) return out;
-  llm::Index index(t.rank(), 0);
-  do {
-    out.push_back(t.offset_of(index));
-  } while (llm::next_index(index, t.shape()));
-  return out;
-}
 
 }  // namespace
 

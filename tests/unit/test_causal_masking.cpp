@@ -1,8 +1,8 @@
 // Tests for chapter causal-masking: is_future, mask_future and its
 // backward pass, and the causal head. Values are checked against hand
-// derivations and against a plain-loop causal attention written below,
-// which uses nothing of the library but Tensor's constructor and
-// element access.
+// derivations and against a plain-loop causal attention
+// (attention_reference.hpp), which uses nothing of the library but
+// Tensor's constructor and element access.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -15,6 +15,8 @@
 #include "llm/error.hpp"
 #include "llm/softmax.hpp"
 #include "llm/tensor.hpp"
+#include "attention_reference.hpp"
+#include "fixtures.hpp"
 #include "tape_check.hpp"
 
 namespace {
@@ -24,82 +26,8 @@ using llm::Tape;
 using llm::Tensor;
 using llm::Var;
 using Vars = std::vector<Var>;
-using Matrix = std::vector<std::vector<double>>;
 
 const double inf = std::numeric_limits<double>::infinity();
-
-Tensor ramp(const Shape& shape, double start, double step) {
-  std::vector<double> v(llm::numel(shape));
-  for (std::size_t k = 0; k < v.size(); ++k) v[k] = start + step * k;
-  return Tensor(shape, v);
-}
-
-// ---- The independent reference: nested loops over plain vectors. ----
-
-Matrix rows_of(const Tensor& t) {  // a [m, n] tensor as m rows
-  Matrix m(t.shape()[0], std::vector<double>(t.shape()[1]));
-  for (std::size_t i = 0; i < m.size(); ++i) {
-    for (std::size_t j = 0; j < m[i].size(); ++j) m[i][j] = t.at({i, j});
-  }
-  return m;
-}
-
-Matrix product(const Matrix& a, const Matrix& b) {  // a b
-  Matrix c(a.size(), std::vector<double>(b[0].size(), 0.0));
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    for (std::size_t j = 0; j < b[0].size(); ++j) {
-      for (std::size_t p = 0; p < b.size(); ++p) c[i][j] += a[i][p] * b[p][j];
-    }
-  }
-  return c;
-}
-
-struct Reference {
-  Matrix scores, probs, out;  // scores of the visible keys only
-};
-
-// Causal attention of one sequence x [T, d]: query i reads keys 0..i
-// only, by a softmax over those keys alone.
-Reference causal_reference(const Matrix& x, const Matrix& w_q,
-                           const Matrix& w_k, const Matrix& w_v) {
-  const Matrix q = product(x, w_q), k = product(x, w_k), v = product(x, w_v);
-  const std::size_t t = x.size(), d_k = q[0].size(), d_v = v[0].size();
-  Reference r{Matrix(t), Matrix(t, std::vector<double>(t, 0.0)),
-              Matrix(t, std::vector<double>(d_v, 0.0))};
-  for (std::size_t i = 0; i < t; ++i) {
-    std::vector<double>& s = r.scores[i];
-    s.resize(i + 1);
-    double top = -inf, total = 0.0;
-    for (std::size_t j = 0; j <= i; ++j) {
-      double dot = 0.0;
-      for (std::size_t c = 0; c < d_k; ++c) dot += q[i][c] * k[j][c];
-      s[j] = dot / std::sqrt(static_cast<double>(d_k));
-      top = std::fmax(top, s[j]);
-    }
-    for (std::size_t j = 0; j <= i; ++j) total += std::exp(s[j] - top);
-    for (std::size_t j = 0; j <= i; ++j) {
-      r.probs[i][j] = std::exp(s[j] - top) / total;
-      for (std::size_t c = 0; c < d_v; ++c) {
-        r.out[i][c] += r.probs[i][j] * v[j][c];
-      }
-    }
-  }
-  return r;
-}
-
-// max |t - m| over the elements of a contiguous [rows, cols] tensor t.
-double gap(const Tensor& t, const Matrix& m) {
-  double worst = 0.0;
-  const std::vector<double> flat = t.to_vector();
-  for (std::size_t i = 0; i < m.size(); ++i) {
-    for (std::size_t j = 0; j < m[i].size(); ++j) {
-      worst = std::fmax(worst, std::fabs(flat[i * m[i].size() + j] - m[i][j]));
-    }
-  }
-  return worst;
-}
-
-const double tol = 1e-8;
 
 }  // namespace
 
@@ -186,10 +114,9 @@ TEST_CASE("causal_self_attention agrees with the plain-loop reference",
       tape.leaf(x), tape.leaf(w_q), tape.leaf(w_k), tape.leaf(w_v));
   REQUIRE(r.probs.shape() == Shape{5, 5});
   REQUIRE(r.out.shape() == Shape{5, 4});
+  check_head(r, x, w_q, w_k, w_v, true);
   const Reference ref =
-      causal_reference(rows_of(x), rows_of(w_q), rows_of(w_k), rows_of(w_v));
-  CHECK(gap(r.probs.value(), ref.probs) < 1e-14);
-  CHECK(gap(r.out.value(), ref.out) < 1e-14);
+      reference(rows_of(x), rows_of(w_q), rows_of(w_k), rows_of(w_v), true);
   // The masked scores are what the softmax read: the reference's
   // visible scores, and -inf above the diagonal.
   for (std::size_t i = 0; i < 5; ++i) {
@@ -208,15 +135,7 @@ TEST_CASE("a causal batch is attended sequence by sequence",
   Tape tape;
   const llm::AttentionResult r = llm::causal_self_attention(
       tape.leaf(x), tape.leaf(w_q), tape.leaf(w_k), tape.leaf(w_v));
-  for (std::size_t b = 0; b < 2; ++b) {
-    const Tensor xb = x.slice(0, b, b + 1).reshape({4, 3});
-    const Reference ref = causal_reference(rows_of(xb), rows_of(w_q),
-                                           rows_of(w_k), rows_of(w_v));
-    CHECK(gap(r.probs.value().slice(0, b, b + 1).contiguous(), ref.probs) <
-          1e-14);
-    CHECK(gap(r.out.value().slice(0, b, b + 1).contiguous(), ref.out) <
-          1e-14);
-  }
+  check_head(r, x, w_q, w_k, w_v, true);
 }
 
 TEST_CASE("changing the last token leaves earlier rows bit for bit "
@@ -310,7 +229,7 @@ TEST_CASE("the causal head passes a gradient check",
           "[ch23][causal-masking]") {
   CHECK(worst_tape_error([](Tape&, const Vars& v) {
     return llm::softmax(llm::mask_future(v[0])); },
-                         {ramp({2, 4, 4}, -0.9, 0.07)}) < tol);
+                         {ramp({2, 4, 4}, -0.9, 0.07)}) < grad_tol);
   const auto head = [](Tape&, const Vars& v) {
     return llm::causal_self_attention(v[0], v[1], v[2], v[3]).out;
   };
@@ -319,10 +238,10 @@ TEST_CASE("the causal head passes a gradient check",
                                   ramp({3, 2}, -0.5, 0.27),
                                   ramp({3, 5}, 0.2, 0.09)};
   for (const llm::GradientError& e : llm::check_tape_gradients(head, in)) {
-    CHECK(e.max_rel < tol);
+    CHECK(e.max_rel < grad_tol);
   }
   CHECK(worst_tape_error(head, {ramp({2, 4, 3}, 0.9, -0.07), in[1], in[2],
-                                in[3]}) < tol);
+                                in[3]}) < grad_tol);
 }
 
 // ---- the exercises ----------------------------------------------------

@@ -17,6 +17,7 @@
 #include "llm/layers.hpp"
 #include "llm/params.hpp"
 #include "llm/tensor.hpp"
+#include "fixtures.hpp"
 #include "tape_check.hpp"
 
 namespace {
@@ -35,21 +36,6 @@ const DecoderBlockConfig small{
     .attention = {.d_model = 4, .heads = 2, .rope_base = 100.0,
                   .capacity = 5},
     .ffn_width = 6};
-
-Tensor ramp(const Shape& shape, double start, double step) {
-  Vec v(llm::numel(shape));
-  for (std::size_t k = 0; k < v.size(); ++k) v[k] = start + step * k;
-  return Tensor(shape, v);
-}
-
-// Smooth, varied, deterministic values: sin(0.7 k + phase) * scale.
-Tensor wave(const Shape& shape, double phase, double scale) {
-  Vec v(llm::numel(shape));
-  for (std::size_t k = 0; k < v.size(); ++k) {
-    v[k] = std::sin(0.7 * double(k) + phase) * scale;
-  }
-  return Tensor(shape, v);
-}
 
 // The nine parameters in registry order, with gains that are not 1 so
 // that the gain path is exercised.
@@ -173,15 +159,6 @@ Vec plain_block(const Tensor& x, const std::vector<Tensor>& weights,
     for (std::size_t i = 0; i < h.size(); ++i) out.push_back(h[i] + ffn[i]);
   }
   return out;
-}
-
-double max_diff(const Vec& a, const Vec& b) {
-  REQUIRE(a.size() == b.size());
-  double worst = 0.0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    worst = std::fmax(worst, std::fabs(a[i] - b[i]));
-  }
-  return worst;
 }
 
 // Leaves for x and the weights on `tape`, and the block's trace.

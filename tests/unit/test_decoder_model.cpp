@@ -22,6 +22,7 @@
 #include "llm/params.hpp"
 #include "llm/random.hpp"
 #include "llm/tensor.hpp"
+#include "fixtures.hpp"
 
 namespace {
 
@@ -38,16 +39,6 @@ using Vec = std::vector<double>;
 // V = 5, d = 4, two blocks of two heads of width 2, f = 6, context 5.
 const ModelConfig small{.vocab = 5, .d_model = 4, .layers = 2, .heads = 2,
                         .ffn_width = 6, .context = 5, .rope_base = 100.0};
-
-// Smooth, varied, deterministic values: sin(0.7 k + phase) * scale.
-Tensor wave(const Shape& shape, double phase, double scale,
-            double shift = 0.0) {
-  Vec v(llm::numel(shape));
-  for (std::size_t k = 0; k < v.size(); ++k) {
-    v[k] = shift + std::sin(0.7 * double(k) + phase) * scale;
-  }
-  return Tensor(shape, v);
-}
 
 // The registry of `small` with every tensor replaced by a wave of the
 // same shape (gains near 1, a large embedding), so that no gradient is
@@ -87,15 +78,6 @@ Tensor logits_of(const Parameters& p, const ModelConfig& c,
   const llm::ParameterLeaves leaves(tape, p);
   return llm::model_forward(llm::model_weights(leaves, c), c, in)
       .logits.value();
-}
-
-double max_diff(const Vec& a, const Vec& b) {
-  REQUIRE(a.size() == b.size());
-  double worst = 0.0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    worst = std::fmax(worst, std::fabs(a[i] - b[i]));
-  }
-  return worst;
 }
 
 // ---- the model composed by hand around the library's blocks ---------

@@ -4,6 +4,7 @@
 // differences.
 #include <catch2/catch.hpp>
 
+#include "fixtures.hpp"
 #include "message_of.hpp"
 
 #include <cmath>
@@ -19,23 +20,11 @@
 #include "llm/tensor.hpp"
 #include "tape_check.hpp"
 
-namespace {
-
 using llm::Shape;
 using llm::Tape;
 using llm::Tensor;
 using llm::Var;
 using Vars = std::vector<Var>;
-
-Tensor ramp(const Shape& shape, double start, double step) {
-  std::vector<double> v(llm::numel(shape));
-  for (std::size_t k = 0; k < v.size(); ++k) v[k] = start + step * k;
-  return Tensor(shape, v);
-}
-
-const double tol = 1e-8;
-
-}  // namespace
 
 TEST_CASE("embedding copies rows and sums the gradients of repeated ids",
           "[ch17][embeddings-linear]") {
@@ -172,19 +161,19 @@ TEST_CASE("embedding and linear pass the finite-difference check",
   const Tensor w = ramp({3, 4}, 0.9, -0.13), b = ramp({4}, 0.2, -0.1);
   REQUIRE(worst_tape_error([](Tape&, const Vars& v) {
             return llm::embedding(v[0], {4, 1, 4, 4});
-          }, {table}) < tol);
+          }, {table}) < grad_tol);
   REQUIRE(worst_tape_error([](Tape&, const Vars& v) {
             return llm::linear(v[0], v[1]);
-          }, {ramp({3}, 0.5, -0.4), w}) < tol);
+          }, {ramp({3}, 0.5, -0.4), w}) < grad_tol);
   REQUIRE(worst_tape_error([](Tape&, const Vars& v) {
             return llm::linear(v[0], v[1], v[2]);
-          }, {ramp({2, 3, 3}, -0.7, 0.09), w, b}) < tol);
+          }, {ramp({2, 3, 3}, -0.7, 0.09), w, b}) < grad_tol);
   // The chapter's model: embedding, linear head, log-softmax, NLL.
   REQUIRE(worst_tape_error([](Tape&, const Vars& v) {
             const Var h = llm::embedding(v[0], {3, 1, 3});
             return llm::nll(llm::log_softmax(llm::linear(h, v[1], v[2])),
                             {0, 2, 1});
-          }, {table, w, b}) < tol);
+          }, {table, w, b}) < grad_tol);
 }
 
 TEST_CASE("layers register named parameters with their initialisers",

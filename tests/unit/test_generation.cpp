@@ -2,13 +2,13 @@
 // generation of the sampling chapter (the same tokens, since decode_step's
 // logits equal model_forward's bit for bit and both draw one uniform per
 // token), the stop token, the rebuild of a full cache against a plain
-// loop over decode_step written here, and each rejected input with its
-// message, drawing nothing.
+// loop over decode_step (generation_fixture.hpp, shared with the
+// chapter's exercise), and each rejected input with its message,
+// drawing nothing.
 #include <catch2/catch.hpp>
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <vector>
 
 #include "llm/error.hpp"
@@ -17,45 +17,12 @@
 #include "llm/params.hpp"
 #include "llm/random.hpp"
 #include "llm/sampling.hpp"
+#include "generation_fixture.hpp"
 #include "message_of.hpp"
-
-namespace {
-
-using Ids = std::vector<llm::TokenId>;
-
-const llm::ModelConfig kConfig{.vocab = 13, .d_model = 8, .layers = 2,
-                               .heads = 2, .ffn_width = 12, .context = 10};
-
-// A seeded model far from its initialisation, so that draws depend on
-// the context: the embedding scaled from its 0.02 spread to 1 (else the
-// tied output's logits are nearly equal and a draw depends only on the
-// uniform number), and the block matrices 8 times larger (else the
-// current token's embedding dominates the stream). A token read at the
-// wrong place or not at all then changes the draws.
-llm::Parameters model() {
-  llm::Parameters p(34);
-  llm::add_model_parameters(p, kConfig);
-  for (const auto& named : p.list()) {
-    if (named.value.shape().size() != 2) continue;
-    const double factor = named.name == "embed.weight" ? 50.0 : 8.0;
-    llm::Tensor w = named.value;
-    for (std::size_t i = 0; i < w.shape()[0]; ++i) {
-      for (std::size_t j = 0; j < w.shape()[1]; ++j) {
-        w.set({i, j}, factor * w.at({i, j}));
-      }
-    }
-  }
-  return p;
-}
-
-// A stop id no draw can give.
-constexpr llm::TokenId kNever = 1000;
-
-}  // namespace
 
 TEST_CASE("cached generation draws the tokens uncached generation draws",
           "[ch34][generation]") {
-  const llm::Parameters p = model();
+  const llm::Parameters p = spread_model();
   for (double t : {0.0, 0.8, 1.5}) {
     const llm::SamplingOptions o{.temperature = t, .top_k = 5};
     llm::Rng a(7), b(7);
@@ -70,7 +37,7 @@ TEST_CASE("cached generation draws the tokens uncached generation draws",
 
 TEST_CASE("generation stops after drawing the stop token, without it",
           "[ch34][generation]") {
-  const llm::Parameters p = model();
+  const llm::Parameters p = spread_model();
   const llm::SamplingOptions greedy{.temperature = 0.0};
   llm::Rng a(1);
   const Ids all = llm::generate_cached(p, kConfig, {4}, 5, greedy, a, kNever);
@@ -90,34 +57,16 @@ TEST_CASE("a full cache is rebuilt from the last half of the context",
   // Context 10: after the 10th position is read, the next token is read
   // into a new cache holding the last 5 ids. The reference is that rule
   // written as a plain loop over decode_step.
-  const llm::Parameters p = model();
+  const llm::Parameters p = spread_model();
   const llm::SamplingOptions o{.temperature = 1.0};
   llm::Rng a(3), b(3);
   const Ids got = llm::generate_cached(p, kConfig, {1, 2}, 15, o, a, kNever);
-  Ids want = {1, 2};
-  auto cache = std::make_unique<llm::KvCache>(kConfig);
-  std::vector<double> logits;
-  for (llm::TokenId id : want) {
-    logits = llm::decode_step(p, kConfig, *cache, id).to_vector();
-  }
-  for (int n = 0; n < 15; ++n) {
-    const llm::TokenId next = llm::sample_token(logits, o, b);
-    want.push_back(next);
-    if (cache->size() == kConfig.context) {
-      cache = std::make_unique<llm::KvCache>(kConfig);
-      for (std::size_t i = want.size() - 5; i < want.size(); ++i) {
-        logits = llm::decode_step(p, kConfig, *cache, want[i]).to_vector();
-      }
-    } else {
-      logits = llm::decode_step(p, kConfig, *cache, next).to_vector();
-    }
-  }
-  CHECK(got == want);
+  CHECK(got == rebuilt_by_hand(p, o, b, {1, 2}, 15));
 }
 
 TEST_CASE("bad generation inputs are rejected before any draw",
           "[ch34][generation]") {
-  const llm::Parameters p = model();
+  const llm::Parameters p = spread_model();
   llm::Rng rng(5);
   const std::uint64_t before = rng.state();
   CHECK(message_of<llm::IndexError>([&] {

@@ -10,24 +10,9 @@
 #include "llm/error.hpp"
 #include "llm/matmul.hpp"
 #include "llm/tensor.hpp"
+#include "matmul_reference.hpp"
 
 namespace {
-
-// The formula's order i-j-p on row-major vectors, written independently
-// of the library: C_ij = sum_p A_ip B_pj.
-std::vector<double> naive(const std::vector<double>& a,
-                          const std::vector<double>& b, std::size_t m,
-                          std::size_t k, std::size_t n) {
-  std::vector<double> c(m * n, 0.0);
-  for (std::size_t i = 0; i < m; ++i) {
-    for (std::size_t j = 0; j < n; ++j) {
-      double sum = 0.0;
-      for (std::size_t p = 0; p < k; ++p) sum += a[i * k + p] * b[p * n + j];
-      c[i * n + j] = sum;
-    }
-  }
-  return c;
-}
 
 // Deterministic values in [-1, 1) that are not binary fractions.
 std::vector<double> values(std::size_t count, std::size_t seed) {
@@ -65,7 +50,7 @@ TEST_CASE("matmul agrees bitwise with the i-j-p triple loop",
     const llm::Tensor c =
         llm::matmul(llm::Tensor({m, k}, a), llm::Tensor({k, n}, b));
     REQUIRE(c.shape() == llm::Shape{m, n});
-    REQUIRE(c.to_vector() == naive(a, b, m, k, n));
+    REQUIRE(c.to_vector() == naive_matmul(a, b, m, k, n));
   }
 }
 
@@ -112,7 +97,7 @@ TEST_CASE("batch axes broadcast", "[ch10][matrix-multiplication]") {
                                    av.begin() + (x + 1) * m * k);
       const std::vector<double> b1(bv.begin() + y * k * n,
                                    bv.begin() + (y + 1) * k * n);
-      const std::vector<double> want = naive(a1, b1, m, k, n);
+      const std::vector<double> want = naive_matmul(a1, b1, m, k, n);
       const std::size_t at = (x * 3 + y) * m * n;
       REQUIRE(std::vector<double>(out.begin() + at,
                                   out.begin() + at + m * n) == want);

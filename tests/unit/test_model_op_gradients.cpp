@@ -13,30 +13,14 @@
 #include "llm/model_ops.hpp"
 #include "llm/softmax.hpp"
 #include "llm/tensor.hpp"
+#include "fixtures.hpp"
 #include "tape_check.hpp"
-
-namespace {
 
 using llm::Shape;
 using llm::Tape;
 using llm::Tensor;
 using llm::Var;
 using Vars = std::vector<Var>;
-
-// Largest max_rel over every input of f.
-double check(const llm::TapeFunction& f, const std::vector<Tensor>& in) {
-  return worst_tape_error(f, in);
-}
-
-Tensor ramp(const Shape& shape, double start, double step) {
-  std::vector<double> v(llm::numel(shape));
-  for (std::size_t k = 0; k < v.size(); ++k) v[k] = start + step * k;
-  return Tensor(shape, v);
-}
-
-const double tol = 1e-8;
-
-}  // namespace
 
 TEST_CASE("gather copies rows and scatter-adds repeated ids",
           "[ch15][model-op-gradients]") {
@@ -158,18 +142,19 @@ TEST_CASE("every model operation passes a gradient check",
   const auto mm = [](Tape&, const Vars& v) {
     return llm::matmul(v[0], v[1]);
   };
-  CHECK(check([](Tape&, const Vars& v) {
-    return llm::gather(v[0], {1, 1, 0, 2}); }, {a}) < tol);
-  CHECK(check(mm, {a, b}) < tol);
-  CHECK(check(mm, {ab, b}) < tol);
-  CHECK(check(mm, {a, bb}) < tol);
-  CHECK(check(mm, {ab, bb}) < tol);
-  CHECK(check([](Tape&, const Vars& v) { return llm::silu(v[0]); },
-              {ab}) < tol);
-  CHECK(check([](Tape&, const Vars& v) {
-    return llm::log_softmax(v[0]); }, {ab}) < tol);
-  CHECK(check([](Tape&, const Vars& v) {
-    return llm::nll(v[0], {2, 0, 3}); }, {a}) < tol);
-  CHECK(check([](Tape&, const Vars& v) {
-    return llm::nll(llm::log_softmax(v[0]), {2, 0, 3}); }, {a}) < tol);
+  CHECK(worst_tape_error([](Tape&, const Vars& v) {
+    return llm::gather(v[0], {1, 1, 0, 2}); }, {a}) < grad_tol);
+  CHECK(worst_tape_error(mm, {a, b}) < grad_tol);
+  CHECK(worst_tape_error(mm, {ab, b}) < grad_tol);
+  CHECK(worst_tape_error(mm, {a, bb}) < grad_tol);
+  CHECK(worst_tape_error(mm, {ab, bb}) < grad_tol);
+  CHECK(worst_tape_error(
+            [](Tape&, const Vars& v) { return llm::silu(v[0]); }, {ab}) <
+        grad_tol);
+  CHECK(worst_tape_error([](Tape&, const Vars& v) {
+    return llm::log_softmax(v[0]); }, {ab}) < grad_tol);
+  CHECK(worst_tape_error([](Tape&, const Vars& v) {
+    return llm::nll(v[0], {2, 0, 3}); }, {a}) < grad_tol);
+  CHECK(worst_tape_error([](Tape&, const Vars& v) {
+    return llm::nll(llm::log_softmax(v[0]), {2, 0, 3}); }, {a}) < grad_tol);
 }

@@ -21,6 +21,7 @@
 #include "llm/params.hpp"
 #include "llm/random.hpp"
 #include "llm/tensor.hpp"
+#include "fixtures.hpp"
 #include "message_of.hpp"
 
 namespace {
@@ -37,15 +38,6 @@ using Docs = std::vector<std::vector<llm::TokenId>>;
 
 // V = 5, n = 3 (two context ids), d = 2, so c = 4; f = 3.
 const NgramConfig tiny{.vocab = 5, .order = 3, .embed = 2, .hidden = 3};
-
-// Smooth, varied, deterministic values: sin(0.7 k + phase) * scale.
-Tensor wave(const Shape& shape, double phase, double scale) {
-  Vec v(llm::numel(shape));
-  for (std::size_t k = 0; k < v.size(); ++k) {
-    v[k] = std::sin(0.7 * double(k) + phase) * scale;
-  }
-  return Tensor(shape, v);
-}
 
 // The registry of `tiny` with every tensor replaced by a wave of the same
 // shape, so that no gradient is small because of the initialisation (the

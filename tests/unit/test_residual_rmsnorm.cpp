@@ -3,6 +3,7 @@
 // differences, its errors, and the identity term of a residual path.
 #include <catch2/catch.hpp>
 
+#include "fixtures.hpp"
 #include "message_of.hpp"
 
 #include <cmath>
@@ -26,17 +27,10 @@ using llm::Tensor;
 using llm::Var;
 using Vars = std::vector<Var>;
 
-Tensor ramp(const Shape& shape, double start, double step) {
-  std::vector<double> v(llm::numel(shape));
-  for (std::size_t k = 0; k < v.size(); ++k) v[k] = start + step * k;
-  return Tensor(shape, v);
-}
-
 Tensor ones(std::size_t d) { return Tensor({d}, std::vector<double>(d, 1.0)); }
 
 // eps so small that adding it to a mean square of order 1 changes nothing.
 const double no_eps = 1e-300;
-const double tol = 1e-8;
 
 }  // namespace
 
@@ -110,15 +104,15 @@ TEST_CASE("rms_norm passes the finite-difference check",
   for (const double eps : {1e-5, 0.1, 3.0}) {
     REQUIRE(worst_tape_error([eps](Tape&, const Vars& v) {
               return llm::rms_norm(v[0], v[1], eps);
-            }, {ramp({2, 3, 5}, -1.3, 0.09), g}) < tol);
+            }, {ramp({2, 3, 5}, -1.3, 0.09), g}) < grad_tol);
   }
   REQUIRE(worst_tape_error([](Tape&, const Vars& v) {
             return llm::rms_norm(v[0], v[1]);
-          }, {ramp({5}, 0.4, -0.3), g}) < tol);
+          }, {ramp({5}, 0.4, -0.3), g}) < grad_tol);
   // A transposed (non-contiguous) input: [5, 3] viewed as [3, 5].
   REQUIRE(worst_tape_error([](Tape&, const Vars& v) {
             return llm::rms_norm(llm::transpose(v[0], 0, 1), v[1]);
-          }, {ramp({5, 3}, -0.7, 0.11), g}) < tol);
+          }, {ramp({5, 3}, -0.7, 0.11), g}) < grad_tol);
 }
 
 TEST_CASE("rms_norm is scale invariant up to eps and odd",

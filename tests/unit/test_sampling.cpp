@@ -22,6 +22,7 @@
 #include "llm/params.hpp"
 #include "llm/random.hpp"
 #include "llm/sampling.hpp"
+#include "fixtures.hpp"
 #include "message_of.hpp"
 
 namespace {
@@ -30,15 +31,6 @@ using llm::Rng;
 using llm::SamplingOptions;
 using llm::TokenId;
 using Vec = std::vector<double>;
-
-// Requires q to equal `want` element by element to 1e-12.
-void require_near(const Vec& q, const Vec& want) {
-  REQUIRE(q.size() == want.size());
-  for (std::size_t v = 0; v < q.size(); ++v) {
-    INFO("token " << v << ": got " << q[v] << ", want " << want[v]);
-    CHECK(std::abs(q[v] - want[v]) <= 1e-12);
-  }
-}
 
 Vec dist(const Vec& z, const SamplingOptions& o) {
   return llm::sampling_distribution(z, o);

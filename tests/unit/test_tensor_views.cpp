@@ -7,23 +7,13 @@
 
 #include "llm/error.hpp"
 #include "llm/tensor.hpp"
+#include "fixtures.hpp"
 
 namespace {
 
 // The chapter's fixture: x is [2,3] with element [i,j] = 10i + j, so its
 // buffer is 0 1 2 10 11 12 and its strides are [3,1].
 llm::Tensor make_x() { return llm::Tensor({2, 3}, {0, 1, 2, 10, 11, 12}); }
-
-// The buffer positions a tensor reads, in its own row-major order.
-std::vector<std::size_t> positions(const llm::Tensor& t) {
-  std::vector<std::size_t> out;
-  if (t.numel() == 0) return out;
-  llm::Index index(t.rank(), 0);
-  do {
-    out.push_back(t.offset_of(index));
-  } while (llm::next_index(index, t.shape()));
-  return out;
-}
 
 // A [2,3,4] tensor whose element [i,j,k] is 100i + 10j + k.
 llm::Tensor make_spelled() {

@@ -11,16 +11,11 @@
 #include "llm/ops.hpp"
 #include "llm/softmax.hpp"
 #include "llm/tensor.hpp"
+#include "fixtures.hpp"
 
 namespace {
 
 using llm::Tensor;
-
-Tensor ramp(const llm::Shape& shape, double start, double step) {
-  std::vector<double> v(llm::numel(shape));
-  for (std::size_t k = 0; k < v.size(); ++k) v[k] = start + step * k;
-  return Tensor(shape, v);
-}
 
 }  // namespace
 

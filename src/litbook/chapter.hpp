@@ -111,6 +111,7 @@ struct Checkpoint {
 struct NameAt {
   std::string name;
   int line = 0;
+  std::string anchor = {};  ///< a workbench's id on the page
 };
 
 /// A number in prose that is neither bound, nor literal, nor exempt.
@@ -136,12 +137,16 @@ struct Chapter {
   std::vector<LinkRef> links;
   std::vector<MathRef> math;
   std::vector<Heading> headings;
+  /// The ids authors give other blocks and spans (`::: {#id}`, a code
+  /// block's `#id`, `[text]{#id}`), which the page keeps.
+  std::vector<std::string> element_ids;
   std::vector<Numbered> numbered;  ///< figures, tables, exercises in order
   std::vector<Checkpoint> checkpoints;
   std::vector<NameAt> workbenches;  ///< the workbench divs, in order
   std::vector<NameAt> step_events;  ///< every experiment step's `when`
   std::vector<UnboundNumber> unbound;
   std::vector<UnboundNumber> stray_tex;  ///< "$" or "\cmd" outside math
+  std::vector<UnboundNumber> literals;   ///< the text of each `{.lit}` span
   /// The words of the prose in order, outside code, math, links and value
   /// spans; each of those leaves an empty word, so that no two words
   /// around it look adjacent (the lint of chapter mentions reads them).

@@ -5,9 +5,13 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <set>
 #include <optional>
 #include <regex>
 #include <string_view>
+
+#include "classify.hpp"
 
 namespace litbook {
 
@@ -160,27 +164,18 @@ void check_links(const Chapter& ch, const BookIndex& index,
                  std::vector<Diagnostic>& diags) {
   const IndexEntry* self = index.by_stem(ch.stem);
   for (const auto& link : ch.links) {
-    std::string target = link.target;
-    const IndexEntry* chapter = nullptr;
-    std::string anchor;
-    if (target.rfind("chapter:", 0) == 0) {
-      std::string rest = target.substr(8);
-      auto hash = rest.find('#');
-      std::string id = rest.substr(0, hash);
-      if (hash != std::string::npos) anchor = rest.substr(hash + 1);
-      chapter = index.by_id(id);
-      if (!chapter) {
-        diags.push_back({ch.at(link.line), "link to unknown chapter '" + id +
-                                               "'"});
-        continue;
-      }
-    } else if (!target.empty() && target[0] == '#') {
-      chapter = self;
-      anchor = target.substr(1);
-    } else {
-      continue;  // external links are not checked offline
+    const std::string& target = link.target;
+    const LinkTarget to = parse_link_target(target);
+    if (to.kind == LinkTarget::Kind::External) continue;  // not checked offline
+    const IndexEntry* chapter =
+        to.kind == LinkTarget::Kind::Chapter ? index.by_id(to.chapter) : self;
+    if (!chapter && to.kind == LinkTarget::Kind::Chapter) {
+      diags.push_back({ch.at(link.line), "link to unknown chapter '" +
+                                             to.chapter + "'"});
+      continue;
     }
     if (!chapter) continue;
+    const std::string& anchor = to.anchor;
     const auto& a = chapter->anchors;
     if (!anchor.empty() && std::find(a.begin(), a.end(), anchor) == a.end()) {
       diags.push_back({ch.at(link.line), "link to unknown anchor '#" + anchor +
@@ -508,6 +503,82 @@ void check_math_numbers(const Chapter& ch, std::vector<Diagnostic>& diags) {
   }
 }
 
+// The names of the demo's integer values of four or more digits, by
+// their text ("1026" -> "vocab"); the first name in order where several
+// share a number. Shorter ones (256, 40) match constants and chosen
+// inputs by chance too often.
+std::map<std::string, std::string> published_integers(const DemoOutputs& out) {
+  std::map<std::string, std::string> names;
+  for (const auto& [name, v] : out.values.items()) {
+    if (v.value("kind", "") != "integer") continue;
+    std::string text = v.value("value", "");
+    if (!text.empty() && text[0] == '-') text.erase(0, 1);
+    if (text.size() >= 4) names.emplace(text, name);
+  }
+  return names;
+}
+
+// The whole numbers in a formula ("V = 1026" -> {"1026"}), not those
+// inside a decimal, a name (x1), an index (W_{2}, 2^{10}) or a command.
+std::vector<std::string> math_integers(const std::string& s) {
+  auto digit = [&](std::size_t k) {
+    return k < s.size() && std::isdigit(static_cast<unsigned char>(s[k]));
+  };
+  std::vector<std::string> found;
+  for (std::size_t i = 0; i < s.size();) {
+    if (!digit(i)) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (digit(j)) ++j;
+    const char before = i > 0 ? s[i - 1] : ' ';
+    const char twice = i > 1 ? s[i - 2] : ' ';
+    const bool index = before == '_' || before == '^' ||
+                       (before == '{' && (twice == '_' || twice == '^'));
+    const bool in_word = std::isalpha(static_cast<unsigned char>(before)) ||
+                         before == '.' || before == '\\' || index;
+    const bool decimal = j + 1 < s.size() && s[j] == '.' && digit(j + 1);
+    if (!in_word && !decimal) found.push_back(s.substr(i, j - i));
+    while (digit(j) || (j < s.size() && s[j] == '.')) ++j;
+    i = j;
+  }
+  return found;
+}
+
+// A number the demo publishes, written in math or behind the literal
+// marker, reads as checked but is not: the demo could change it and the
+// page would not notice. Such a number is a checked value.
+void check_published_numbers(const Chapter& ch, const DemoOutputs& out,
+                             std::vector<Diagnostic>& diags) {
+  const auto names = published_integers(out);
+  for (const auto& m : ch.math) {
+    std::set<std::string> results;  // reported as computed results already
+    for (const auto& r : math_results(m.tex)) results.insert(r.plain);
+    for (const auto& n : math_integers(m.tex)) {
+      if (results.contains(n)) continue;
+      if (auto it = names.find(n); it != names.end()) {
+        diags.push_back({ch.at(m.line),
+                         "number '" + n + "' in math is the demo's value '" +
+                             it->second + "': write it after the math as [" +
+                             n + "]{value=" + it->second + "}"});
+      }
+    }
+  }
+  for (const auto& lit : ch.literals) {
+    std::string plain;
+    for (char c : lit.text) {
+      if (c != ',') plain += c;
+    }
+    if (auto it = names.find(plain); it != names.end()) {
+      diags.push_back({ch.at(lit.line),
+                       "'" + lit.text + "' is marked literal but is the "
+                       "demo's value '" + it->second + "': write [" +
+                           lit.text + "]{value=" + it->second + "}"});
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<Diagnostic> missing_placements(const Chapter& ch,
@@ -558,6 +629,7 @@ std::vector<Diagnostic> check_chapter(const Chapter& ch,
   check_links(ch, index, diags);
   check_mentions(ch, index, diags);
   check_math_numbers(ch, diags);
+  if (out.present) check_published_numbers(ch, out, diags);
   std::stable_sort(diags.begin(), diags.end(),
                    [](const Diagnostic& a, const Diagnostic& b) {
                      return a.where.line < b.where.line;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 
+#include "classify.hpp"
 #include "html.hpp"
 
 namespace litbook {
@@ -25,7 +26,10 @@ bool holds_value(const Json& node) {
     return false;
   }
   if (!node.is_object() || !node.contains("t")) return false;
-  if (node["t"] == "Span" && attr_get(node["c"][0], "value")) return true;
+  if (node["t"] == "Span" &&
+      classify_span(node["c"][0]).kind == SpanKind::Value) {
+    return true;
+  }
   return node.contains("c") && holds_value(node["c"]);
 }
 
@@ -38,9 +42,10 @@ void when_names(const Json& node, int line, std::vector<NameAt>& out) {
   }
   if (!node.is_object() || !node.contains("t")) return;
   if (node["t"] == "Span") {
-    if (auto w = attr_get(node["c"][0], "when")) {
+    if (const SpanClass what = classify_span(node["c"][0]);
+        what.kind == SpanKind::When) {
       auto pos = parse_data_pos(attr_get(node["c"][0], "data-pos").value_or(""));
-      out.push_back({*w, pos ? pos->line : line});
+      out.push_back({what.name, pos ? pos->line : line});
     }
   }
   if (node.contains("c")) when_names(node["c"], line, out);

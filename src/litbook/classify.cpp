@@ -48,4 +48,33 @@ CodeKind classify_code_block(const Json& attr) {
   return CodeKind::Plain;
 }
 
+SpanClass classify_span(const Json& attr) {
+  if (auto name = attr_get(attr, "value")) return {SpanKind::Value, *name};
+  if (auto event = attr_get(attr, "when")) return {SpanKind::When, *event};
+  if (attr_has_class(attr, "lit")) return {SpanKind::Literal, ""};
+  return {};
+}
+
+LinkTarget parse_link_target(const std::string& target) {
+  if (target.rfind("chapter:", 0) == 0) {
+    const std::string rest = target.substr(8);
+    const auto hash = rest.find('#');
+    return {LinkTarget::Kind::Chapter, rest.substr(0, hash),
+            hash == std::string::npos ? "" : rest.substr(hash + 1)};
+  }
+  if (!target.empty() && target[0] == '#') {
+    return {LinkTarget::Kind::Local, "", target.substr(1)};
+  }
+  return {};
+}
+
+std::string placement_anchor(bool figure, const std::string& name) {
+  return (figure ? "figure-" : "table-") + name;
+}
+
+std::string workbench_anchor(const Json& attr) {
+  const std::string& id = attr[0].get_ref<const std::string&>();
+  return id.empty() ? "workbench-" + attr_get(attr, "name").value_or("") : id;
+}
+
 }  // namespace litbook

@@ -45,4 +45,37 @@ enum class CodeKind {
 
 CodeKind classify_code_block(const Json& attr);
 
+enum class SpanKind {
+  Value,    ///< `[0.25]{value=NAME}`: a number checked against the demo
+  Literal,  ///< `[4096]{.lit}`: a number the prose states as it is
+  When,     ///< `[...]{when=EVENT}`: an experiment step's event
+  Plain,    ///< any other span, written as Pandoc writes it
+};
+
+/// A span's kind and its name (Value: the value's name; When: the event).
+struct SpanClass {
+  SpanKind kind = SpanKind::Plain;
+  std::string name;
+};
+
+SpanClass classify_span(const Json& attr);
+
+/// Where a link points: `chapter:ID#ANCHOR` (another chapter, by id),
+/// `#ANCHOR` (this page), or anything else (not checked offline).
+struct LinkTarget {
+  enum class Kind { Chapter, Local, External };
+  Kind kind = Kind::External;
+  std::string chapter;  ///< Chapter: the chapter's id
+  std::string anchor;   ///< Chapter and Local: the anchor, or ""
+};
+
+LinkTarget parse_link_target(const std::string& target);
+
+/// The page id of a table or figure the demo published: table-NAME or
+/// figure-NAME. Check's anchors and render's ids both come from here.
+std::string placement_anchor(bool figure, const std::string& name);
+
+/// The page id of a workbench: its own id, or workbench-NAME.
+std::string workbench_anchor(const Json& attr);
+
 }  // namespace litbook

@@ -87,6 +87,12 @@ struct Walker {
     }
   }
 
+  // An id the page writes as the author gave it.
+  void element_id(const Json& attr) {
+    const std::string& id = attr[0].get_ref<const std::string&>();
+    if (!id.empty()) ch.element_ids.push_back(id);
+  }
+
   static int attr_line(const Json& attr) {
     auto pos = attr_get(attr, "data-pos");
     if (!pos) return 0;
@@ -142,6 +148,7 @@ struct Walker {
     }
     if (kind == CodeKind::Plain) {
       check_keys(attr, {}, "a code block");
+      element_id(attr);
       return;
     }
     auto file = attr_get(attr, "file");
@@ -237,7 +244,12 @@ struct Walker {
         break;
       case DivKind::Workbench:
         check_keys(attr, {"name"}, "a workbench");
-        ch.workbenches.push_back({attr_get(attr, "name").value_or(""), line});
+        ch.workbenches.push_back(
+            {attr_get(attr, "name").value_or(""), line, workbench_anchor(attr)});
+        break;
+      case DivKind::Callout:
+      case DivKind::Plain:
+        element_id(attr);
         break;
       default:
         break;
@@ -266,7 +278,8 @@ struct Walker {
                                  "' needs a caption (the div's content)");
     }
     ch.placements.push_back(p);
-    number(what.figure ? "Figure" : "Table", p.kind + "-" + p.name, line);
+    number(what.figure ? "Figure" : "Table",
+           placement_anchor(what.figure, p.name), line);
     blocks(content);
   }
 
@@ -330,17 +343,21 @@ struct Walker {
       const Json& attr = node["c"][0];
       int here = attr_line(attr);
       if (here == 0) here = line;
-      if (auto name = attr_get(attr, "value")) {
+      const SpanClass what = classify_span(attr);
+      if (what.kind == SpanKind::Value) {
         check_keys(attr, {"value"}, "a checked value");
         auto range = parse_data_pos(attr_get(attr, "data-pos").value_or(""));
-        ValueRef v{*name, inline_text(node["c"][1]),
+        ValueRef v{what.name, inline_text(node["c"][1]),
                    range.value_or(SourceRange{})};
         ch.values.push_back(v);
         ch.prose_words.push_back({"", line});
         return;
       }
-      bool literal = attr_has_class(attr, "lit");
-      inlines(node["c"][1], exempt || literal, here);
+      element_id(attr);
+      if (what.kind == SpanKind::Literal) {
+        ch.literals.push_back({inline_text(node["c"][1]), here});
+      }
+      inlines(node["c"][1], exempt || what.kind == SpanKind::Literal, here);
     } else if (t == "Math") {
       ch.math.push_back({node["c"][1].get<std::string>(),
                          node["c"][0]["t"] == "DisplayMath", line});
@@ -604,7 +621,11 @@ Json index_to_json(const Chapter& ch) {
   for (const auto& r : ch.regions) {
     if (!r.hidden) anchors.push_back(region_anchor(r.name, !r.revise.empty()));
   }
-  for (const auto& p : ch.placements) anchors.push_back(p.kind + "-" + p.name);
+  for (const auto& p : ch.placements) {
+    anchors.push_back(placement_anchor(p.kind == "figure", p.name));
+  }
+  for (const auto& w : ch.workbenches) anchors.push_back(w.anchor);
+  for (const auto& id : ch.element_ids) anchors.push_back(id);
   // Exercises and captioned Markdown tables with an id add theirs.
   Json labels = Json::object();
   for (const auto& n : ch.numbered) {

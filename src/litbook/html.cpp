@@ -83,12 +83,16 @@ bool is_html5_attribute(const std::string& key) {
          std::string_view::npos;
 }
 
+// ` id="ID"` for an element the author gave an id, or nothing.
+std::string id_attr(const Json& attr) {
+  const std::string& id = attr[0].get_ref<const std::string&>();
+  return id.empty() ? "" : " id=\"" + escape_html(id) + "\"";
+}
+
 }  // namespace
 
 std::string HtmlWriter::attrs(const Json& attr, std::string extra) const {
-  std::string out;
-  const std::string& id = attr[0].get_ref<const std::string&>();
-  if (!id.empty()) out += " id=\"" + escape_html(id) + "\"";
+  std::string out = id_attr(attr);
   std::string classes = std::move(extra);
   for (const auto& c : attr[1]) {
     if (!classes.empty()) classes += ' ';
@@ -225,9 +229,10 @@ std::string HtmlWriter::inline_node(const Json& node) {
 std::string HtmlWriter::span(const Json& node) {
   const Json& attr = node["c"][0];
   const Json& content = node["c"][1];
-  if (auto name = attr_get(attr, "value")) {
+  const SpanClass what = classify_span(attr);
+  if (what.kind == SpanKind::Value) {
     return "<span class=\"checked-value\" title=\"checked against the demo's "
-           "value " + escape_html(*name) + "\">" + inlines(content) + "</span>";
+           "value " + escape_html(what.name) + "\">" + inlines(content) + "</span>";
   }
   bool plain = attr[0].get_ref<const std::string&>().empty();
   for (const auto& cls : attr[1]) plain = plain && cls == "lit";
@@ -248,16 +253,16 @@ const Numbered* HtmlWriter::next_numbered() {
 // "Figure 29.1" for a link to a numbered item ("#figure-curves" or
 // "chapter:training#figure-curves"); empty for anything else.
 std::string HtmlWriter::reference_label(const std::string& target) const {
-  auto hash = target.find('#');
-  if (hash == std::string::npos || !ctx_.index) return "";
+  const LinkTarget to = parse_link_target(target);
+  if (to.anchor.empty() || !ctx_.index) return "";
   const IndexEntry* e = nullptr;
-  if (target.rfind("chapter:", 0) == 0) {
-    e = ctx_.index->by_id(target.substr(8, hash - 8));
-  } else if (hash == 0 && ctx_.chapter) {
+  if (to.kind == LinkTarget::Kind::Chapter) {
+    e = ctx_.index->by_id(to.chapter);
+  } else if (to.kind == LinkTarget::Kind::Local && ctx_.chapter) {
     e = ctx_.index->by_stem(ctx_.chapter->stem);
   }
   if (!e) return "";
-  auto it = e->labels.find(target.substr(hash + 1));
+  auto it = e->labels.find(to.anchor);
   return it == e->labels.end() ? "" : it->second;
 }
 
@@ -267,13 +272,11 @@ std::string HtmlWriter::link(const Json& node) {
   // [](#figure-NAME): the link's text is the item's number.
   const std::string text =
       c[1].empty() ? escape_html(reference_label(target)) : inlines(c[1]);
-  if (target.rfind("chapter:", 0) == 0) {
-    std::string rest = target.substr(8);
-    auto hash = rest.find('#');
-    std::string id = rest.substr(0, hash);
-    const IndexEntry* e = ctx_.index ? ctx_.index->by_id(id) : nullptr;
-    target = (e ? e->stem : id) + ".html" +
-             (hash == std::string::npos ? "" : rest.substr(hash));
+  if (const LinkTarget to = parse_link_target(target);
+      to.kind == LinkTarget::Kind::Chapter) {
+    const IndexEntry* e = ctx_.index ? ctx_.index->by_id(to.chapter) : nullptr;
+    target = (e ? e->stem : to.chapter) + ".html" +
+             (to.anchor.empty() ? "" : "#" + to.anchor);
   }
   std::string title = str(c[2][1]);
   return "<a href=\"" + escape_html(target) + "\"" +
@@ -396,8 +399,9 @@ std::string HtmlWriter::table_div(const std::string& name, const Json& content) 
   if (auto open = html.find("<caption>"); n && open != std::string::npos) {
     html.insert(open + 9, item_number(*n));
   }
-  return "<figure class=\"book-table\" id=\"table-" + escape_html(name) +
-         "\">" + html + "</figure>\n";
+  return "<figure class=\"book-table\" id=\"" +
+         escape_html(placement_anchor(false, name)) + "\">" + html +
+         "</figure>\n";
 }
 
 // A figure the demo drew, under the div's caption.
@@ -405,8 +409,8 @@ std::string HtmlWriter::figure_div(const std::string& name, const Json& content)
   const Numbered* n = next_numbered();
   std::string caption = blocks(content);
   if (n) caption = number_caption(caption, *n);
-  return "<figure class=\"book-figure\" id=\"figure-" + escape_html(name) +
-         "\">" + ctx_.figure(name) + "<figcaption>" + caption +
+  return "<figure class=\"book-figure\" id=\"" +
+         escape_html(placement_anchor(true, name)) + "\">" + ctx_.figure(name) + "<figcaption>" + caption +
          "</figcaption></figure>\n";
 }
 
@@ -436,8 +440,7 @@ std::string HtmlWriter::workbench_div(const Json& attr, const Json& content) {
   // about a literal + a temporary string here.
   const std::string dir = "workbench/";
   const std::string name = attr_get(attr, "name").value_or("");
-  std::string id = attr[0].get<std::string>();
-  if (id.empty()) id = "workbench-" + name;
+  const std::string id = workbench_anchor(attr);
   std::string classes;
   for (const auto& c : attr[1]) {
     if (!classes.empty()) classes += ' ';
@@ -508,7 +511,7 @@ std::string HtmlWriter::div(const Json& node) {
       return ending_html(*this, what.name, content);
     case DivKind::Callout:
       // A note in the flow of the text, not a landmark: a page has many.
-      return "<div class=\"callout " + what.name +
+      return "<div" + id_attr(attr) + " class=\"callout " + what.name +
              "\" role=\"note\"><p class=\"callout-title\">" + what.title +
              "</p>\n" + blocks(content) + "</div>\n";
     case DivKind::Workbench:

@@ -1428,6 +1428,38 @@ $\sqrt{2}$, $\beta_2 = 0.999$, $0.001$ and $b = 10000$.
   }
 }
 
+TEST_CASE("a number the demo publishes, in math or marked literal, is a "
+          "checked value", "[tool][check]") {
+  Project p;
+  p.book({"01-alpha"});
+  // The demo publishes vocab=1026 and steps=256; 512 is nobody's integer.
+  p.outputs("01-alpha", "",
+            R"({"vocab": {"kind": "integer", "value": "1026"},
+                "steps": {"kind": "integer", "value": "256"},
+                "scale": {"kind": "number", "value": "512"}})");
+  SECTION("in math and behind .lit it is reported with the fix") {
+    // Line 11: the math; line 12: the literal, written with a comma.
+    p.chapter("01-alpha", "With $V = 1026$ and $d = 512$ the output\n"
+                          "matrix has [1,026]{.lit} rows.\n");
+    auto r = check_fails(p);
+    REQUIRE(lines_of(r.err) ==
+            std::vector<std::string>{
+                "chapters/01-alpha.md:11: number '1026' in math is the "
+                "demo's value 'vocab': write it after the math as "
+                "[1026]{value=vocab}",
+                "chapters/01-alpha.md:12: '1,026' is marked literal but is "
+                "the demo's value 'vocab': write [1,026]{value=vocab}"});
+  }
+  SECTION("two-digit numbers, indices, names and bound values pass") {
+    // 256 is the demo's too, but three digits match constants (the 256
+    // byte values) by chance; W_{1026}, 2^{1026} and x1026 are not 1026.
+    p.chapter("01-alpha", "With $T = 256$, $a = 2^{1026}$, $W_{1026}$, "
+                          "$\\mathrm{x1026}$ and $V =$ [1026]{value=vocab}\n"
+                          "ids, [256]{.lit} steps.\n");
+    check_passes(p);
+  }
+}
+
 TEST_CASE("a computed result standing after = or \\approx in math, "
           "display or inline, is reported; inputs and exact forms pass",
           "[tool][check]") {
@@ -2643,6 +2675,44 @@ TEST_CASE("a link to a revised region: check and render agree on its id",
     CHECK(p.read("site/03-gamma.html")
               .find("href=\"02-beta.html#region-foo-revised\"") !=
           std::string::npos);
+  }
+}
+
+TEST_CASE("an id an author gives is one check accepts and render writes",
+          "[tool][check][render]") {
+  Project p;
+  p.book({"01-alpha"});
+  p.chapter("01-alpha", R"md(
+::: {.note #why}
+A note.
+:::
+
+```{#listing-x .text}
+plain
+```
+
+::: {#aside}
+Aside.
+:::
+
+A [phrase]{#phrase} and [the note](#why), [the block](#listing-x),
+[the aside](#aside), [the phrase](#phrase).
+)md");
+  const std::string html = checked_page(p, "01-alpha");
+  CHECK(html.find("<div id=\"why\" class=\"callout note\" role=\"note\">") !=
+        std::string::npos);
+  CHECK(html.find("id=\"listing-x\"") != std::string::npos);
+  CHECK(html.find("<div id=\"aside\">") != std::string::npos);
+  CHECK(html.find("<span id=\"phrase\">phrase</span>") != std::string::npos);
+  for (const char* id : {"why", "listing-x", "aside", "phrase"}) {
+    CHECK(html.find("href=\"#" + std::string(id) + "\"") != std::string::npos);
+  }
+  SECTION("an id nothing carries is still an unknown anchor") {
+    p.chapter("01-alpha", "::: {.note #why}\nA note.\n:::\n\n"
+                          "See [there](#elsewhere).\n");
+    require_fails_with(p, {"check"},
+                       {"chapters/01-alpha.md:15: link to unknown anchor "
+                        "'#elsewhere' in chapter 'alpha'"});
   }
 }
 

@@ -146,7 +146,6 @@ struct Chapter {
   std::vector<NameAt> step_events;  ///< every experiment step's `when`
   std::vector<UnboundNumber> unbound;
   std::vector<UnboundNumber> stray_tex;  ///< "$" or "\cmd" outside math
-  std::vector<UnboundNumber> literals;   ///< the text of each `{.lit}` span
   /// The words of the prose in order, outside code, math, links and value
   /// spans; each of those leaves an empty word, so that no two words
   /// around it look adjacent (the lint of chapter mentions reads them).

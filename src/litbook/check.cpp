@@ -6,7 +6,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
-#include <set>
 #include <optional>
 #include <regex>
 #include <string_view>
@@ -518,63 +517,25 @@ std::map<std::string, std::string> published_integers(const DemoOutputs& out) {
   return names;
 }
 
-// The whole numbers in a formula ("V = 1026" -> {"1026"}), not those
-// inside a decimal, a name (x1), an index (W_{2}, 2^{10}) or a command.
-std::vector<std::string> math_integers(const std::string& s) {
-  auto digit = [&](std::size_t k) {
-    return k < s.size() && std::isdigit(static_cast<unsigned char>(s[k]));
-  };
-  std::vector<std::string> found;
-  for (std::size_t i = 0; i < s.size();) {
-    if (!digit(i)) {
-      ++i;
-      continue;
-    }
-    std::size_t j = i;
-    while (digit(j)) ++j;
-    const char before = i > 0 ? s[i - 1] : ' ';
-    const char twice = i > 1 ? s[i - 2] : ' ';
-    const bool index = before == '_' || before == '^' ||
-                       (before == '{' && (twice == '_' || twice == '^'));
-    const bool in_word = std::isalpha(static_cast<unsigned char>(before)) ||
-                         before == '.' || before == '\\' || index;
-    const bool decimal = j + 1 < s.size() && s[j] == '.' && digit(j + 1);
-    if (!in_word && !decimal) found.push_back(s.substr(i, j - i));
-    while (digit(j) || (j < s.size() && s[j] == '.')) ++j;
-    i = j;
-  }
-  return found;
-}
-
-// A number the demo publishes, written in math or behind the literal
-// marker, reads as checked but is not: the demo could change it and the
-// page would not notice. Such a number is a checked value.
+// A symbol given a number in a formula ("V = 1026", "T = 1024,") reads
+// as a chosen input; when the demo publishes that number, it is the
+// demo's value, and the page would not notice if the demo changed it.
+// Numbers inside a computation ("1026 \\cdot 32") are the computation's
+// inputs and stay. Reports each such number with the fix.
 void check_published_numbers(const Chapter& ch, const DemoOutputs& out,
                              std::vector<Diagnostic>& diags) {
+  static const std::regex given(R"(=\s*([0-9]+)\s*(?=$|[,;]|\\[a-z]))");
   const auto names = published_integers(out);
   for (const auto& m : ch.math) {
-    std::set<std::string> results;  // reported as computed results already
-    for (const auto& r : math_results(m.tex)) results.insert(r.plain);
-    for (const auto& n : math_integers(m.tex)) {
-      if (results.contains(n)) continue;
-      if (auto it = names.find(n); it != names.end()) {
+    for (std::sregex_iterator it(m.tex.begin(), m.tex.end(), given), end;
+         it != end; ++it) {
+      const std::string n = (*it)[1].str();
+      if (auto name = names.find(n); name != names.end()) {
         diags.push_back({ch.at(m.line),
                          "number '" + n + "' in math is the demo's value '" +
-                             it->second + "': write it after the math as [" +
-                             n + "]{value=" + it->second + "}"});
+                             name->second + "': write it after the math as [" +
+                             n + "]{value=" + name->second + "}"});
       }
-    }
-  }
-  for (const auto& lit : ch.literals) {
-    std::string plain;
-    for (char c : lit.text) {
-      if (c != ',') plain += c;
-    }
-    if (auto it = names.find(plain); it != names.end()) {
-      diags.push_back({ch.at(lit.line),
-                       "'" + lit.text + "' is marked literal but is the "
-                       "demo's value '" + it->second + "': write [" +
-                           lit.text + "]{value=" + it->second + "}"});
     }
   }
 }

@@ -354,9 +354,6 @@ struct Walker {
         return;
       }
       element_id(attr);
-      if (what.kind == SpanKind::Literal) {
-        ch.literals.push_back({inline_text(node["c"][1]), here});
-      }
       inlines(node["c"][1], exempt || what.kind == SpanKind::Literal, here);
     } else if (t == "Math") {
       ch.math.push_back({node["c"][1].get<std::string>(),

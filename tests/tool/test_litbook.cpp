@@ -1428,7 +1428,7 @@ $\sqrt{2}$, $\beta_2 = 0.999$, $0.001$ and $b = 10000$.
   }
 }
 
-TEST_CASE("a number the demo publishes, in math or marked literal, is a "
+TEST_CASE("a number the demo publishes, given to a symbol in math, is a "
           "checked value", "[tool][check]") {
   Project p;
   p.book({"01-alpha"});
@@ -1437,26 +1437,30 @@ TEST_CASE("a number the demo publishes, in math or marked literal, is a "
             R"({"vocab": {"kind": "integer", "value": "1026"},
                 "steps": {"kind": "integer", "value": "256"},
                 "scale": {"kind": "number", "value": "512"}})");
-  SECTION("in math and behind .lit it is reported with the fix") {
-    // Line 11: the math; line 12: the literal, written with a comma.
+  SECTION("V = 1026 is reported with the fix") {
+    // Line 11 holds the math.
     p.chapter("01-alpha", "With $V = 1026$ and $d = 512$ the output\n"
-                          "matrix has [1,026]{.lit} rows.\n");
+                          "matrix is large.\n");
     auto r = check_fails(p);
     REQUIRE(lines_of(r.err) ==
             std::vector<std::string>{
                 "chapters/01-alpha.md:11: number '1026' in math is the "
                 "demo's value 'vocab': write it after the math as "
-                "[1026]{value=vocab}",
-                "chapters/01-alpha.md:12: '1,026' is marked literal but is "
-                "the demo's value 'vocab': write [1,026]{value=vocab}"});
+                "[1026]{value=vocab}"});
   }
-  SECTION("two-digit numbers, indices, names and bound values pass") {
+  SECTION("short numbers, computations, indices and bound values pass") {
     // 256 is the demo's too, but three digits match constants (the 256
-    // byte values) by chance; W_{1026}, 2^{1026} and x1026 are not 1026.
+    // byte values) by chance; 1026 \\cdot 32 uses the value in a
+    // computation; 2^{1026} and W_{1026} are not 1026 given to a symbol.
     p.chapter("01-alpha", "With $T = 256$, $a = 2^{1026}$, $W_{1026}$, "
-                          "$\\mathrm{x1026}$ and $V =$ [1026]{value=vocab}\n"
-                          "ids, [256]{.lit} steps.\n");
-    check_passes(p);
+                          "$1026 \\cdot 32 = 32832$\n"
+                          "and $V =$ [1026]{value=vocab} ids.\n");
+    auto r = p.litbook({"check"});
+    LOG_RUN(r);
+    // Only the product's result is reported, by the computed-result rule.
+    REQUIRE(lines_of(r.err).size() == 1);
+    REQUIRE(r.err.find("'32832' in math is a computed result") !=
+            std::string::npos);
   }
 }
 

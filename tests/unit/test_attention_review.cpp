@@ -560,8 +560,8 @@ TEST_CASE("per-head matrices: each projection is the combined one's column "
   // Block multiplication: the same products, added as four partial sums,
   // so equal up to rounding of entries below 10 in size.
   CHECK(max_diff(y.to_vector(), ref.out) < 1e-13);
-  CHECK(max_diff(y.to_vector(), ref.out) <
-        max_diff(ref.out, Values(ref.out.size(), 0.0)));  // not all zero
+  // The output is not near zero, so the bound above is not met trivially.
+  CHECK(max_diff(ref.out, Values(ref.out.size(), 0.0)) > 0.1);
 }
 
 // ---- the audit order -----------------------------------------------------

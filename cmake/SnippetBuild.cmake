@@ -21,6 +21,7 @@ endmacro()
 # through (src/bookio under `source`).
 function(book_bookio source)
   add_library(bookio STATIC ${source}/src/bookio/bookio.cpp
+                            ${source}/src/bookio/format.cpp
                             ${source}/src/bookio/plot.cpp
                             ${source}/src/bookio/diagram.cpp
                             ${source}/src/bookio/diagram_layouts.cpp)

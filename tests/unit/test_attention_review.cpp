@@ -5,7 +5,10 @@
 // (value columns with W_O rows, a common turn of a RoPE pair, W_Q c with
 // W_K / c) and the equality of two head ablations against an independent
 // plain-loop multi-head attention written below, the reversed offset of a
-// swapped RoPE pair, and every invalid input of the block helpers.
+// swapped RoPE pair, batch rows against sequences run alone, per-head
+// matrices against the combined ones, the page's audit run in its order
+// on sizes where T, h and d_k all differ, and every invalid input of the
+// block helpers.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -20,8 +23,11 @@
 #include "llm/head_blocks.hpp"
 #include "llm/matmul.hpp"
 #include "llm/multi_head_attention.hpp"
+#include "llm/ops.hpp"
+#include "llm/params.hpp"
 #include "llm/rope.hpp"
 #include "llm/tensor.hpp"
+#include "tape_check.hpp"
 
 namespace {
 
@@ -303,9 +309,19 @@ TEST_CASE("permuting head blocks of W_Q, W_K, W_V and W_O's rows keeps "
     CHECK(max_diff(perm.out, ref.out) < 1e-13);
     const Plain perm_ref = plain_mha(l.x, kT, kD, kH, pq, pk, pv, po, 10000.0);
     CHECK(max_diff(perm_ref.out, ref.out) < 1e-13);
-    // Permuting W_O's rows alone moves the output far.
+    // New head j is old head order[j] computing with the same numbers in
+    // the same order (its projection columns are the same sums, its RoPE
+    // frequencies depend on the pair inside the head), so its output
+    // block of the concatenation is the old one, bit for bit.
+    CHECK(perm.concat == llm::take_blocks(Tensor({1, kT, kD}, lib.concat), 2,
+                                          kH, order)
+                             .to_vector());
+    // Permuting W_O's rows alone moves the output far, and so does
+    // permuting the projections' columns alone.
     const Plain o_only = library_mha(l.x, kT, l.wq, l.wk, l.wv, po, layer);
     CHECK(max_diff(o_only.out, ref.out) > 1e-3);
+    const Plain qkv_only = library_mha(l.x, kT, pq, pk, pv, l.wo, layer);
+    CHECK(max_diff(qkv_only.out, ref.out) > 1e-3);
   }
 }
 
@@ -448,6 +464,190 @@ TEST_CASE("uniform attention is not removal: the head still adds the mean "
   const Tensor v({1, 1, 2, 2}, {1, 0, 0, 1});
   const Tensor h = llm::matmul(llm::uniform_causal_probs(2), v);
   CHECK(h.to_vector() == Values{1, 0, 0.5, 0.5});
+}
+
+TEST_CASE("the layer's output is Concat W_O bit for bit, and uniform "
+          "attention keeps row 0 bit for bit while moving later rows",
+          "[ch26r][attention-review]") {
+  const Layer l = test_layer();
+  Tape tape;
+  const Tensor wo({kD, kD}, l.wo);
+  const llm::MultiHeadTrace r = llm::multi_head_attention(
+      tape.leaf(Tensor({1, kT, kD}, l.x)), tape.leaf(Tensor({kD, kD}, l.wq)),
+      tape.leaf(Tensor({kD, kD}, l.wk)), tape.leaf(Tensor({kD, kD}, l.wv)),
+      tape.leaf(wo), layer);
+  const Tensor y = r.out.value();
+  // The layer's last step is this very product, so the ablations the
+  // page measures outside the layer start from the layer's own bits.
+  REQUIRE(llm::matmul(r.concat.value(), wo).to_vector() == y.to_vector());
+  const std::size_t dh = kD / kH;
+  for (std::size_t i = 0; i < kH; ++i) {
+    INFO("head " << i);
+    // Head i's outputs replaced by the running mean of its values.
+    const Tensor mean = llm::matmul(llm::uniform_causal_probs(kT),
+                                    r.v.value().slice(1, i, i + 1));
+    Tensor concat = r.concat.value().contiguous();  // [1, T, h d_v]
+    for (std::size_t t = 0; t < kT; ++t) {
+      for (std::size_t c = 0; c < dh; ++c) {
+        concat.set({0, t, i * dh + c}, mean.at({0, 0, t, c}));
+      }
+    }
+    const Tensor u = llm::matmul(concat, wo);
+    // Position 0 sees one key: learned and uniform attention both give it
+    // weight exactly 1, so row 0 keeps every bit.
+    CHECK(u.slice(1, 0, 1).to_vector() == y.slice(1, 0, 1).to_vector());
+    CHECK(max_diff(u.to_vector(), y.to_vector()) > 1e-6);
+  }
+}
+
+// ---- the batch axis and the two ways of writing the layer ----------------
+
+TEST_CASE("every intermediate of a batch row equals its sequence run "
+          "alone, bit for bit",
+          "[ch26r][attention-review]") {
+  // B = 2, T = 5, h = 4, d_k = 2. Batched matmul, softmax and attend do
+  // the same operations in the same order for each row, so no tolerance.
+  const Values xs = numbers(2 * 5 * kD, 0.4);
+  const Tensor x({2, 5, kD}, xs);
+  const Layer l = test_layer();
+  Tape tape;
+  const auto run = [&](const Tensor& in) {
+    return llm::multi_head_attention(
+        tape.leaf(in), tape.leaf(Tensor({kD, kD}, l.wq)),
+        tape.leaf(Tensor({kD, kD}, l.wk)), tape.leaf(Tensor({kD, kD}, l.wv)),
+        tape.leaf(Tensor({kD, kD}, l.wo)), layer);
+  };
+  const llm::MultiHeadTrace both = run(x);
+  for (std::size_t b = 0; b < 2; ++b) {
+    INFO("sequence " << b);
+    const llm::MultiHeadTrace one = run(x.slice(0, b, b + 1).contiguous());
+    const auto same = [&](const llm::Var& in_batch, const llm::Var& alone) {
+      return in_batch.value().slice(0, b, b + 1).to_vector() ==
+             alone.value().to_vector();
+    };
+    CHECK(same(both.q, one.q));
+    CHECK(same(both.k, one.k));
+    CHECK(same(both.v, one.v));
+    CHECK(same(both.scores, one.scores));
+    CHECK(same(both.probs, one.probs));
+    CHECK(same(both.heads, one.heads));
+    CHECK(same(both.concat, one.concat));
+    CHECK(same(both.out, one.out));
+  }
+  // The two sequences differ, so the comparison is not of equal rows.
+  CHECK(both.out.value().slice(0, 0, 1).to_vector() !=
+        both.out.value().slice(0, 1, 2).to_vector());
+}
+
+TEST_CASE("per-head matrices: each projection is the combined one's column "
+          "block bit for bit, and sum_i H_i W_O^(i) is Concat W_O",
+          "[ch26r][attention-review]") {
+  const Layer l = test_layer();
+  const Tensor x({1, kT, kD}, l.x), wq({kD, kD}, l.wq), wo({kD, kD}, l.wo);
+  const Plain ref = plain_mha(l.x, kT, kD, kH, l.wq, l.wk, l.wv, l.wo, 10000.0);
+  const Tensor concat({1, kT, kD}, ref.concat);
+  const Tensor q_all = llm::matmul(x, wq);  // [1, T, h d_k]
+  Tensor y({1, kT, kD});                     // zeros
+  for (std::size_t i = 0; i < kH; ++i) {
+    INFO("head " << i);
+    // Column j of X W_Q is the same sum of the same products as column j
+    // of X W_Q^(i): equal bits, not merely close.
+    CHECK(llm::matmul(x, llm::take_blocks(wq, 1, kH, {i})).to_vector() ==
+          llm::take_blocks(q_all, 2, kH, {i}).to_vector());
+    y = llm::add(y, llm::matmul(llm::take_blocks(concat, 2, kH, {i}),
+                                llm::take_blocks(wo, 0, kH, {i})));
+  }
+  // Block multiplication: the same products, added as four partial sums,
+  // so equal up to rounding of entries below 10 in size.
+  CHECK(max_diff(y.to_vector(), ref.out) < 1e-13);
+  // The output is not near zero, so the bound above is not met trivially.
+  CHECK(max_diff(ref.out, Values(ref.out.size(), 0.0)) > 0.1);
+}
+
+// ---- the audit order -----------------------------------------------------
+
+TEST_CASE("the audit, in its order, on a layer whose T, h and d_k all differ",
+          "[ch26r][attention-review]") {
+  // B = 2, T = 5, h = 4, d_k = 2: a swapped pair of axes changes a shape.
+  constexpr std::size_t B = 2, T = 5, dk = kD / kH;
+  const llm::AttentionConfig c{
+      .d_model = kD, .heads = kH, .rope_base = 10000.0, .capacity = 16};
+  const Tensor x({B, T, kD}, numbers(B * T * kD, 0.9));
+  const Layer l = test_layer();
+  const std::vector<Tensor> w = {
+      Tensor({kD, kD}, l.wq), Tensor({kD, kD}, l.wk), Tensor({kD, kD}, l.wv),
+      Tensor({kD, kD}, l.wo)};
+  Tape tape;
+  const auto run = [&](const Tensor& in, std::size_t offset) {
+    return llm::multi_head_attention(tape.leaf(in), tape.leaf(w[0]),
+                                     tape.leaf(w[1]), tape.leaf(w[2]),
+                                     tape.leaf(w[3]), c, offset);
+  };
+  const llm::MultiHeadTrace r = run(x, 0);
+  // 1. Shapes, as in the page's table of shapes.
+  REQUIRE(r.q.shape() == Shape{B, kH, T, dk});
+  REQUIRE(r.v.shape() == Shape{B, kH, T, dk});
+  REQUIRE(r.probs.shape() == Shape{B, kH, T, T});
+  REQUIRE(r.concat.shape() == Shape{B, T, kD});
+  REQUIRE(r.out.shape() == Shape{B, T, kD});
+  // 2. The split and merge round trip moves numbers, computes nothing.
+  CHECK(llm::merge_heads(llm::split_heads(tape.leaf(x), kH))
+            .value()
+            .to_vector() == x.to_vector());
+  const Tensor p = r.probs.value(), q = r.q.value(), k = r.k.value();
+  std::size_t zeros = 0;
+  for (std::size_t b = 0; b < B; ++b) {
+    for (std::size_t hd = 0; hd < kH; ++hd) {
+      for (std::size_t t = 0; t < T; ++t) {
+        double sum = 0.0;
+        for (std::size_t j = 0; j < T; ++j) {
+          sum += p.at({b, hd, t, j});
+          // 3. Exact zeros above the diagonal: exp(-inf) is 0.
+          if (j > t) {
+            zeros += p.at({b, hd, t, j}) == 0.0 ? 1 : 0;
+            continue;
+          }
+          // 5. The scale is 1/sqrt(d_k): recompute the score by a loop.
+          double dot = 0.0;
+          for (std::size_t e = 0; e < dk; ++e) {
+            dot += q.at({b, hd, t, e}) * k.at({b, hd, j, e});
+          }
+          const double s = r.scores.value().at({b, hd, t, j});
+          CHECK(std::fabs(s - dot / std::sqrt(double(dk))) < 1e-14);
+          if (std::fabs(dot) > 1e-3) {  // the wrong width is distinguishable
+            CHECK(std::fabs(s - dot / std::sqrt(double(kD))) > 1e-4);
+          }
+        }
+        // 4. A row of at most five probabilities sums to 1 within a few
+        // units of 2^-52 (each addition rounds once).
+        CHECK(std::fabs(sum - 1.0) < 1e-15);
+      }
+    }
+  }
+  CHECK(zeros == B * kH * T * (T - 1) / 2);  // 2 * 4 * 10 = 80
+  // 6. RoPE is relative: moving every position by 4 leaves the
+  // probabilities within rounding and does move the rotated queries.
+  const llm::MultiHeadTrace shifted = run(x, 4);
+  CHECK(max_diff(shifted.probs.value().to_vector(), p.to_vector()) < 1e-14);
+  CHECK(max_diff(shifted.q.value().to_vector(), q.to_vector()) > 0.1);
+  // 7. Prefix invariance: a new last token in both sequences leaves rows
+  // 0 .. T - 2 bit for bit.
+  Tensor last = x.contiguous();
+  for (std::size_t b = 0; b < B; ++b) {
+    for (std::size_t e = 0; e < kD; ++e) last.set({b, T - 1, e}, 0.25 * e);
+  }
+  const Tensor y = r.out.value(), y2 = run(last, 0).out.value();
+  CHECK(y2.slice(1, 0, T - 1).to_vector() == y.slice(1, 0, T - 1).to_vector());
+  CHECK(y2.slice(1, T - 1, T).to_vector() != y.slice(1, T - 1, T).to_vector());
+  // 8. Gradients of the input and all four matrices against central
+  // differences, to the tape tests' relative tolerance.
+  const double worst = worst_tape_error(
+      [c](Tape&, const std::vector<llm::Var>& in) {
+        return llm::multi_head_attention(in[0], in[1], in[2], in[3], in[4], c)
+            .out;
+      },
+      {x, w[0], w[1], w[2], w[3]});
+  CHECK(worst < grad_tol);
 }
 
 // ---- errors ----------------------------------------------------------------

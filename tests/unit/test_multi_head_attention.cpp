@@ -543,6 +543,50 @@ TEST_CASE("heads stay isolated until W_O", "[ch25][multi-head-attention]") {
   REQUIRE(ra.out.value().at({0, 2, 1}) != rb.out.value().at({0, 2, 1}));
 }
 
+TEST_CASE("dense W_Q and W_K end the isolation; a dense W_Q alone does not",
+          "[ch25][multi-head-attention]") {
+  // The chapter's counter-example: change features 2 and 3 (head 1's
+  // slice under identity projections). With the dense matrix as W_Q and
+  // W_K, every column of X W_Q and X W_K reads features 2 and 3, so head
+  // 0's probabilities move; the plain-loop reference, which shares no
+  // code with the layer, must agree on both inputs and on how far they
+  // move. With W_K = I head 0's rotated keys stay (1, 0) at every
+  // position, so any query scores them equally and head 0 stays uniform
+  // (1/(t+1) over t+1 visible keys) however W_Q mixes the features.
+  const Tensor dense({4, 4}, {1, 0.5, -0.5, 0.25, 0.5, 1, 0.25, -0.5,
+                              0.75, -0.25, 1, 0.5, -0.5, 0.75, 0.5, 1});
+  Tensor changed = fixture_x();
+  changed.set({0, 1, 2}, 0.5);
+  changed.set({0, 2, 3}, -2.0);
+  const auto head0 = [](const Values& probs) {  // the first 3 x 3 block
+    return Values(probs.begin(), probs.begin() + 9);
+  };
+  const auto probs = [&](const Tensor& x, const Tensor& wk) {
+    Tape tape;
+    const Layer l = leaves(tape, x, dense, wk, identity4(), block_swap());
+    const Values lib = run(l, fixture_config).probs.value().to_vector();
+    const Values ref =
+        reference_mha(x.to_vector(), 1, 3, 4, 2, dense.to_vector(),
+                      wk.to_vector(), identity4().to_vector(),
+                      block_swap().to_vector(), 100.0, 0)
+            .probs;
+    REQUIRE(max_abs_diff(lib, ref) < 1e-14);
+    return head0(lib);
+  };
+  const double moved =
+      max_abs_diff(probs(fixture_x(), dense), probs(changed, dense));
+  REQUIRE(moved > 0.5);  // the demo prints 0.628967
+  for (const Tensor& x : {fixture_x(), changed}) {
+    const Values p = probs(x, identity4());
+    for (std::size_t t = 0; t < 3; ++t) {
+      const double uniform = 1.0 / static_cast<double>(t + 1);
+      for (std::size_t j = 0; j <= t; ++j) {
+        REQUIRE(p[t * 3 + j] == Approx(uniform).margin(1e-12));
+      }
+    }
+  }
+}
+
 // ---- gradients -----------------------------------------------------------
 
 TEST_CASE("the layer's gradients pass a central-difference check",
@@ -607,6 +651,26 @@ TEST_CASE("fixture gradients: W_O by hand, all 76 against the reference",
     }
   }
   REQUIRE(checked == 76);
+}
+
+TEST_CASE("fixture: the gradient of W_Q's head-0 columns vanishes",
+          "[ch25][multi-head-attention]") {
+  // Columns 0 and 1 of W_Q make head 0's queries. Head 0's rotated keys
+  // are all (1, 0), so moving a query adds the same amount to every
+  // visible score of its row, and the softmax ignores a constant added
+  // to a row: the loss does not depend on those columns. What remains
+  // is rounding. Head 1's columns 2 and 3 do matter (their central
+  // differences are checked above), so they are not all zero.
+  Tape tape;
+  const Layer l = fixture_leaves(tape);
+  tape.backward(run(l, fixture_config).out, Tensor({1, 3, 4}, upstream));
+  double head1 = 0.0;
+  for (std::size_t r = 0; r < 4; ++r) {
+    REQUIRE(std::fabs(l.wq.grad().at({r, 0})) < 1e-15);
+    REQUIRE(std::fabs(l.wq.grad().at({r, 1})) < 1e-15);
+    head1 = std::fmax(head1, std::fabs(l.wq.grad().at({r, 3})));
+  }
+  REQUIRE(head1 > 0.1);
 }
 
 // ---- parameters ------------------------------------------------------------
@@ -675,6 +739,15 @@ TEST_CASE("the layer rejects a bad config before recording",
   require_rejected<llm::ConfigError>(
       fixture_x(), {0, 2, 100.0, 6}, 0,
       "attention config: d_model is 0, expected d_model > 0");
+  // Without validate first, split_heads would reject these itself, but
+  // only after the projections were recorded, and with its own message.
+  require_rejected<llm::ConfigError>(
+      fixture_x(), {4, 0, 100.0, 6}, 0,
+      "attention config: heads is 0, expected heads > 0");
+  require_rejected<llm::ConfigError>(
+      fixture_x(), {4, 3, 100.0, 6}, 0,
+      "attention config: d_model % heads is 1 (d_model 4, heads 3), "
+      "expected 0");
 }
 
 TEST_CASE("the layer rejects an input of the wrong rank",

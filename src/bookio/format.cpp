@@ -1,0 +1,82 @@
+#include "bookio/format.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <stdexcept>
+
+#include "bookio/bookio.hpp"
+
+namespace book {
+
+std::string sci(double v, int decimals) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*e", decimals, v);
+  return text;
+}
+
+void show_sci(std::string_view key, double v) {
+  publish(key, v);
+  line(std::string(key) + "=" + sci(v));
+}
+
+std::string join(const std::vector<double>& values, const char* format) {
+  std::string s;
+  for (double v : values) {
+    s.append(s.empty() ? "" : " ").append(fmt(format, v));
+  }
+  return s;
+}
+
+std::string join_fixed(const std::vector<double>& values, int decimals) {
+  std::string s;
+  for (double v : values) {
+    s.append(s.empty() ? "" : " ").append(fixed(v, decimals));
+  }
+  return s;
+}
+
+double norm(const std::vector<double>& values) {
+  double s = 0.0;
+  for (double v : values) s += v * v;
+  return std::sqrt(s);
+}
+
+double max_abs_diff(const std::vector<double>& a,
+                    const std::vector<double>& b) {
+  if (a.size() != b.size()) {
+    throw std::invalid_argument("book::max_abs_diff: " +
+                                std::to_string(a.size()) + " values against " +
+                                std::to_string(b.size()));
+  }
+  double m = 0.0;
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    m = std::fmax(m, std::fabs(a[k] - b[k]));
+  }
+  return m;
+}
+
+std::vector<double> ramp_values(std::size_t n, double start, double step) {
+  std::vector<double> v(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    v[k] = start + step * static_cast<double>(k);
+  }
+  return v;
+}
+
+std::string visible(std::string_view bytes) {
+  std::string out;
+  for (char c : bytes) {
+    out += c == ' ' ? "␣" : c == '\n' ? "↵" : std::string(1, c);
+  }
+  return out;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("bookio: cannot open '" + path + "'");
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+}  // namespace book

@@ -1,0 +1,95 @@
+// Formatting helpers that many chapters' demos share: numbers in exponent
+// form, lists of numbers, byte strings made visible, small tensor
+// fixtures. They need no llm: a function that takes a tensor is a
+// template over anything with to_vector(), so bookio stays independent
+// of the library the book teaches.
+#pragma once
+
+#include <concepts>
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace book {
+
+/// "1.0e-05": v in exponent form with `decimals` mantissa decimals.
+std::string sci(double v, int decimals = 1);
+
+/// Prints "key=1.0e-05" and publishes the full-precision value.
+void show_sci(std::string_view key, double v);
+
+/// "1 2.5 3": each value through fmt(format), separated by spaces.
+std::string join(const std::vector<double>& values,
+                 const char* format = "%g");
+
+/// "1.000000 0.500000": each value through fixed(v, decimals).
+std::string join_fixed(const std::vector<double>& values, int decimals = 6);
+
+/// The Euclidean norm, sqrt(v0^2 + v1^2 + ...), summed in order.
+double norm(const std::vector<double>& values);
+
+/// The largest |a[k] - b[k]|; throws std::invalid_argument when the
+/// sizes differ.
+double max_abs_diff(const std::vector<double>& a,
+                    const std::vector<double>& b);
+
+/// n values start, start + step, ..., start + (n - 1) step.
+std::vector<double> ramp_values(std::size_t n, double start, double step);
+
+/// The bytes with space shown as "␣" and newline as "↵".
+std::string visible(std::string_view bytes);
+
+/// The whole file as bytes; throws std::runtime_error when it cannot be
+/// opened.
+std::string read_file(const std::string& path);
+
+// A tensor (anything whose to_vector() gives its elements in row-major
+// order) goes to the same functions through these overloads.
+template <class T>
+concept HasValues = requires(const T& t) {
+  { t.to_vector() } -> std::same_as<std::vector<double>>;
+};
+
+/// join() of a tensor's elements.
+template <HasValues T>
+std::string join(const T& t, const char* format = "%g") {
+  return join(t.to_vector(), format);
+}
+
+/// join_fixed() of a tensor's elements.
+template <HasValues T>
+std::string join_fixed(const T& t, int decimals = 6) {
+  return join_fixed(t.to_vector(), decimals);
+}
+
+/// norm() of a tensor's elements.
+template <HasValues T>
+double norm(const T& t) {
+  return norm(t.to_vector());
+}
+
+/// max_abs_diff() of two tensors' elements.
+template <HasValues T>
+double max_abs_diff(const T& a, const T& b) {
+  return max_abs_diff(a.to_vector(), b.to_vector());
+}
+
+/// "0.500000 0.500000": row i of a matrix (anything with
+/// slice(axis, begin, end)), through join_fixed.
+template <class Matrix>
+std::string matrix_row(const Matrix& m, std::size_t i, int decimals = 6) {
+  return join_fixed(m.slice(0, i, i + 1), decimals);
+}
+
+/// A Tensor of `shape` holding start, start + step, ... in row-major
+/// order: book::ramp<Tensor>({2, 3}, 0.0, 0.5).
+template <class Tensor>
+Tensor ramp(const std::vector<std::size_t>& shape, double start,
+            double step) {
+  std::size_t n = 1;
+  for (std::size_t extent : shape) n *= extent;
+  return Tensor(shape, ramp_values(n, start, step));
+}
+
+}  // namespace book

@@ -1,0 +1,120 @@
+// Tests of the demos' shared formatting helpers (src/bookio/format.hpp)
+// and of book::error_message. Every expected string is printf's output
+// worked out by hand; the numbers are exact in binary.
+#include <catch2/catch.hpp>
+
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <cstddef>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "bookio/error_message.hpp"
+#include "bookio/format.hpp"
+
+namespace {
+
+// Stands in for llm::Tensor: a shape, and elements through to_vector().
+struct FakeTensor {
+  std::vector<std::size_t> shape;
+  std::vector<double> values;
+  std::vector<double> to_vector() const { return values; }
+  // Rows begin..end of a matrix (axis 0 only, as matrix_row uses it).
+  FakeTensor slice(std::size_t axis, std::size_t begin,
+                   std::size_t end) const {
+    REQUIRE(axis == 0);
+    const std::size_t cols = shape[1];
+    return {{end - begin, cols},
+            {values.begin() + static_cast<long>(begin * cols),
+             values.begin() + static_cast<long>(end * cols)}};
+  }
+};
+
+}  // namespace
+
+TEST_CASE("book::sci writes exponent form with the decimals asked",
+          "[tool][bookio]") {
+  CHECK(book::sci(1e-5) == "1.0e-05");  // one decimal by default
+  CHECK(book::sci(123456.0, 2) == "1.23e+05");
+  CHECK(book::sci(-0.25, 0) == "-2e-01");  // 2.5 (exact) rounds to even
+  CHECK(book::sci(0.0) == "0.0e+00");
+}
+
+TEST_CASE("book::join and join_fixed separate values by one space",
+          "[tool][bookio]") {
+  CHECK(book::join({}) == "");
+  CHECK(book::join({1.0, 2.5, -3.0}) == "1 2.5 -3");
+  CHECK(book::join({0.5, -1.0}, "%.2f") == "0.50 -1.00");
+  // fixed drops the sign of a value that rounds to zero; fmt keeps it.
+  CHECK(book::join_fixed({-1e-7, 2.0}, 3) == "0.000 2.000");
+  CHECK(book::join({-1e-7}, "%.3f") == "-0.000");
+  CHECK(book::join_fixed({0.25}) == "0.250000");
+  const FakeTensor t{{3}, {1.0, 0.125, 4.0}};
+  CHECK(book::join(t) == "1 0.125 4");
+  CHECK(book::join_fixed(t, 1) == "1.0 0.1 4.0");  // 0.125 -> 0.1 (even)
+  const FakeTensor m{{2, 2}, {1.0, 0.5, -0.25, 0.0}};
+  CHECK(book::matrix_row(m, 0) == "1.000000 0.500000");
+  CHECK(book::matrix_row(m, 1, 2) == "-0.25 0.00");  // -0.25 is exact
+}
+
+TEST_CASE("book::norm and max_abs_diff reduce in order",
+          "[tool][bookio]") {
+  CHECK(book::norm({3.0, 4.0}) == 5.0);
+  CHECK(book::norm({}) == 0.0);
+  CHECK(book::norm(FakeTensor{{2, 2}, {1.0, -1.0, 1.0, -1.0}}) == 2.0);
+  // |1 - 1.5| = 0.5, |2 - 2| = 0, |3 - 1| = 2.
+  CHECK(book::max_abs_diff({1.0, 2.0, 3.0}, {1.5, 2.0, 1.0}) == 2.0);
+  CHECK(book::max_abs_diff({}, {}) == 0.0);
+  CHECK(book::max_abs_diff(FakeTensor{{2}, {-1.0, 0.0}},
+                           FakeTensor{{2}, {0.0, 0.25}}) == 1.0);
+  CHECK_THROWS_WITH(book::max_abs_diff({1.0}, {1.0, 2.0}),
+                    "book::max_abs_diff: 1 values against 2");
+}
+
+TEST_CASE("book::ramp fills a tensor in row-major order",
+          "[tool][bookio]") {
+  CHECK(book::ramp_values(4, 1.0, 0.5) ==
+        std::vector<double>{1.0, 1.5, 2.0, 2.5});
+  CHECK(book::ramp_values(0, 1.0, 1.0).empty());
+  const FakeTensor t = book::ramp<FakeTensor>({2, 3}, 2.0, -0.25);
+  CHECK(t.shape == std::vector<std::size_t>{2, 3});
+  CHECK(t.values == std::vector<double>{2.0, 1.75, 1.5, 1.25, 1.0, 0.75});
+}
+
+TEST_CASE("book::visible marks spaces and newlines", "[tool][bookio]") {
+  CHECK(book::visible("a b\n") == "a\xE2\x90\xA3" "b\xE2\x86\xB5");
+  CHECK(book::visible("") == "");
+  CHECK(book::visible("\t") == "\t");
+}
+
+TEST_CASE("book::read_file returns the bytes or says why not",
+          "[tool][bookio]") {
+  char path[] = "/tmp/bookio-read-XXXXXX";
+  const int fd = ::mkstemp(path);
+  REQUIRE(fd >= 0);
+  ::close(fd);
+  const std::string bytes("a\0b\r\n", 5);
+  std::ofstream(path, std::ios::binary) << bytes;
+  CHECK(book::read_file(path) == bytes);
+  ::unlink(path);
+  CHECK_THROWS_WITH(book::read_file(path),
+                    std::string("bookio: cannot open '") + path + "'");
+}
+
+TEST_CASE("book::error_message returns the expected error's message",
+          "[tool][bookio]") {
+  CHECK(book::error_message<std::invalid_argument>(
+            [] { throw std::invalid_argument("bad shape"); }) ==
+        "bad shape");
+  // A base class catches its subclasses (llm::ShapeError is an llm::Error).
+  CHECK(book::error_message<std::logic_error>(
+            [] { throw std::invalid_argument("derived"); }) == "derived");
+  CHECK_THROWS_WITH(book::error_message<std::invalid_argument>([] {}),
+                    "book::error_message: the call was accepted");
+  CHECK_THROWS_AS(book::error_message<std::invalid_argument>(
+                      [] { throw std::out_of_range("other"); }),
+                  std::out_of_range);
+}

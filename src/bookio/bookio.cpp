@@ -116,18 +116,6 @@ std::string fmt(const char* format, double v) {
   return text;
 }
 
-std::string fixed(double v, int decimals) {
-  if (std::isnan(v)) return "nan";
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  char buf[512];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  std::string s = buf;
-  if (s[0] == '-' && s.find_first_not_of("-0.") == std::string::npos) {
-    s.erase(0, 1);
-  }
-  return s;
-}
-
 void publish(std::string_view key, double value) {
   check_name("value", key);
   append_value(key, "number", "value", full_precision(value));

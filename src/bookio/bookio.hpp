@@ -17,10 +17,9 @@
 #include <type_traits>
 #include <vector>
 
-namespace book {
+#include "bookio/fixed.hpp"
 
-/// Formats v with a fixed number of decimals; -0.000000 becomes 0.000000.
-std::string fixed(double v, int decimals = 6);
+namespace book {
 
 /// One number through printf's `format` (one conversion of a double):
 /// fmt("%g", 0.5) is "0.5", fmt("%.1e", 1.5e-7) is "1.5e-07".

@@ -10,6 +10,7 @@
 #include <regex>
 #include <string_view>
 
+#include "bookio/fixed.hpp"
 #include "classify.hpp"
 
 namespace litbook {
@@ -98,7 +99,7 @@ Expected expected_value_text(const Json& value, const std::string& written) {
     bool padded = written_exp.size() > 1 && written_exp[0] == '0';
     text = exponent_like_author(buf, plus, padded);
   } else {
-    text = format_fixed(v, decimals);
+    text = book::fixed(v, decimals);
     if (commas) text = group_thousands(text);
   }
   return {text, ""};

@@ -173,18 +173,6 @@ std::optional<std::pair<int, int>> first_invalid_utf8(std::string_view t) {
   return std::nullopt;
 }
 
-std::string format_fixed(double v, int decimals) {
-  if (std::isnan(v)) return "nan";
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  char buf[512];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  std::string s = buf;
-  if (s[0] == '-' && s.find_first_not_of("-0.") == std::string::npos) {
-    s.erase(0, 1);
-  }
-  return s;
-}
-
 // ---- processes ----------------------------------------------------------
 
 namespace {

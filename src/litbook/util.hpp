@@ -106,7 +106,4 @@ bool is_valid_name(std::string_view name);
 /// valid UTF-8, or std::nullopt when the text is valid.
 std::optional<std::pair<int, int>> first_invalid_utf8(std::string_view text);
 
-/// Formats a double like printf("%.*f") and turns -0.000 into 0.000.
-std::string format_fixed(double v, int decimals);
-
 }  // namespace litbook

@@ -46,6 +46,7 @@ set(LITBOOK_HEADERS
   llm/sha256.hpp
   llm/bpe.hpp
   llm/tokenizer.hpp
+  llm/little_endian.hpp
   llm/examples.hpp
   llm/bigram.hpp
   llm/tensor.hpp

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iterator>
 #include <stdexcept>
+#include <utility>
 
 #include "bookio/bookio.hpp"
 
@@ -19,6 +20,22 @@ std::string sci(double v, int decimals) {
 void show_sci(std::string_view key, double v) {
   publish(key, v);
   line(std::string(key) + "=" + sci(v));
+}
+
+void gradient_table(std::string_view name, std::string caption,
+                    std::string inputs_column,
+                    const std::vector<GradientRow>& rows) {
+  Table t{.caption = std::move(caption),
+          .columns = {"operation", std::move(inputs_column),
+                      "max rel. error"},
+          .rows = {}};
+  double worst = 0.0;
+  for (const GradientRow& r : rows) {
+    worst = std::fmax(worst, r.max_rel);
+    t.rows.push_back({head(r.operation), text(r.inputs), text(sci(r.max_rel))});
+  }
+  show_sci("check.max_rel", worst);
+  table(name, t);
 }
 
 std::string join(const std::vector<double>& values, const char* format) {

@@ -37,6 +37,20 @@ double max_abs_diff(const std::vector<double>& a,
 /// n values start, start + step, ..., start + (n - 1) step.
 std::vector<double> ramp_values(std::size_t n, double start, double step);
 
+/// One row of a gradient-check table: the operation, which input (or
+/// which shapes), and the largest relative error the check found.
+struct GradientRow {
+  std::string operation;
+  std::string inputs;
+  double max_rel;
+};
+
+/// Publishes "check.max_rel", the largest max_rel of the rows, then the
+/// table NAME with columns operation, `inputs_column`, max rel. error.
+void gradient_table(std::string_view name, std::string caption,
+                    std::string inputs_column,
+                    const std::vector<GradientRow>& rows);
+
 /// The bytes with space shown as "␣" and newline as "↵".
 std::string visible(std::string_view bytes);
 

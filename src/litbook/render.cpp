@@ -420,6 +420,9 @@ void render_chapter(const Chapter& ch, const BookIndex& index,
   TemplateVars v = chapter_vars(ch, index, o);
   v["objectives"] = {"", objectives, true};
   v["prerequisites"] = {"", prerequisites, true};
+  // The intro box holds the objectives, the prerequisites, or both.
+  v["intro"] = {objectives.empty() && prerequisites.empty() ? "" : "yes",
+                {}, false};
   v["body"] = {body, {}, false};
   write_page(o, ch.stem + ".html", v);
 }

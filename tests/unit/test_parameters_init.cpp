@@ -247,6 +247,32 @@ TEST_CASE("duplicate, empty and unknown names are rejected",
   REQUIRE(p.at("w").to_vector() == std::vector<double>(6, 0.0));
 }
 
+TEST_CASE("with() replaces one parameter in a copy and leaves the original",
+          "[ch16][parameters-init]") {
+  llm::Parameters p(7);
+  llm::Tensor a = p.add("a", {2}, llm::constant(1.0));
+  p.add("b", {3}, llm::constant(2.0));
+  const llm::Parameters q = p.with("b", llm::Tensor({3}, {4.0, 5.0, 6.0}));
+  // Same names, order and seed; only b's values differ.
+  REQUIRE(q.size() == 2);
+  REQUIRE(q.seed() == 7);
+  REQUIRE(q.list()[0].name == "a");
+  REQUIRE(q.list()[1].name == "b");
+  REQUIRE(q.at("b").to_vector() == std::vector<double>{4.0, 5.0, 6.0});
+  REQUIRE(p.at("b").to_vector() == std::vector<double>(3, 2.0));
+  // The parameters not replaced share the original's buffer.
+  a.set({0}, 9.0);
+  REQUIRE(q.at("a").to_vector() == std::vector<double>{9.0, 1.0});
+  REQUIRE(message_of<llm::IndexError>([&] {
+            p.with("c", llm::Tensor({3}));
+          }) == "Parameters::with: no parameter named 'c' among 2");
+  REQUIRE(message_of<llm::ShapeError>([&] {
+            p.with("b", llm::Tensor({2}));
+          }) == "Parameters::with: expected 'b' to keep its shape [3], "
+                "got [2]");
+  REQUIRE(p.at("b").to_vector() == std::vector<double>(3, 2.0));
+}
+
 namespace {
 
 llm::Parameters model(std::uint64_t seed, bool reversed) {

@@ -249,3 +249,44 @@ TEST_CASE("a residual path adds the seed to the branch's gradient",
                 .margin(1e-15));
   }
 }
+
+TEST_CASE("rms_norm's change under scaling is eps / (2 r^2) to first order",
+          "[ch21][residual-rmsnorm]") {
+  // y(c x)_j = x_j / sqrt(m + eps / c^2) with m the mean square, so
+  // y(3x) - y(x) = xhat_j * eps / (2 m) * (1 - 1/9) + O(eps^2), with
+  // xhat = x / sqrt(m). (1, 2, 2, 4): m = 25/4, xhat = x / (5/2).
+  const double eps = 1e-5, m = 25.0 / 4.0;
+  Tape tape;
+  const Var g = tape.leaf(ones(4));
+  const Tensor y1 =
+      llm::rms_norm(tape.leaf(Tensor({4}, {1, 2, 2, 4})), g, eps).value();
+  const Tensor y3 =
+      llm::rms_norm(tape.leaf(Tensor({4}, {3, 6, 6, 12})), g, eps).value();
+  const double x[] = {1, 2, 2, 4};
+  for (std::size_t j = 0; j < 4; ++j) {
+    const double want = x[j] / 2.5 * eps / (2.0 * m) * (8.0 / 9.0);
+    REQUIRE(y3.at({j}) - y1.at({j}) == Approx(want).epsilon(1e-5));
+  }
+}
+
+TEST_CASE("each row's input gradient is orthogonal to the row, any gain",
+          "[ch21][residual-rmsnorm]") {
+  // sum_k dx_k x_k = (u . x - (xhat . x)(u . xhat) / d) / r, and with
+  // eps = 0, xhat . x = r d and u . x = r u . xhat: zero whatever u = gy g.
+  const Tensor x = ramp({3, 5}, -1.2, 0.17);
+  Tape tape;
+  const Var in = tape.leaf(x);
+  tape.backward(llm::rms_norm(in, tape.leaf(Tensor({5}, {0.5, -1.0, 2.0,
+                                                         1.5, 0.8})),
+                              no_eps),
+                ramp({3, 5}, 0.9, -0.11));
+  for (std::size_t i = 0; i < 3; ++i) {
+    double dot = 0.0, grad = 0.0;
+    for (std::size_t j = 0; j < 5; ++j) {
+      dot += in.grad().at({i, j}) * x.at({i, j});
+      grad += std::fabs(in.grad().at({i, j}));
+    }
+    REQUIRE(grad > 0.1);  // not orthogonal by being zero
+    REQUIRE(dot == Approx(0.0).margin(1e-14));
+  }
+}

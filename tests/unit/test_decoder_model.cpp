@@ -317,7 +317,8 @@ TEST_CASE("the tied embedding's gradient is the sum of its input and "
           "[ch28][decoder-model]") {
   const Parameters p = waved();
   // Token 4 is in no input (nor in any target).
-  const TokenGrid in{.batch = 2, .length = 4, .ids = {1, 3, 0, 3, 0, 2, 2, 1}};
+  const TokenGrid in{.batch = 2, .length = 4,
+                     .ids = {1, 3, 0, 3, 0, 2, 2, 1}};
   const auto grads = [&](bool tie) {
     Tape tape;
     const llm::ParameterLeaves leaves(tape, p);

@@ -38,6 +38,23 @@ void gradient_table(std::string_view name, std::string caption,
   table(name, t);
 }
 
+void tensor_error_table(std::string_view name, std::string caption,
+                        std::string tensor_column, std::string size_column,
+                        const std::vector<TensorError>& rows) {
+  Table t{.caption = std::move(caption),
+          .columns = {std::move(tensor_column), std::move(size_column),
+                      "max abs. error", "max rel. error"},
+          .rows = {}};
+  double worst = 0.0;
+  for (const TensorError& r : rows) {
+    worst = std::fmax(worst, r.max_rel);
+    t.rows.push_back({head(r.tensor), text(r.size), text(sci(r.max_abs)),
+                      text(sci(r.max_rel))});
+  }
+  show_sci("check.max_rel", worst);
+  table(name, t);
+}
+
 std::string join(const std::vector<double>& values, const char* format) {
   std::string s;
   for (double v : values) {

@@ -1,15 +1,19 @@
 // Formatting helpers that many chapters' demos share: numbers in exponent
 // form, lists of numbers, byte strings made visible, small tensor
-// fixtures. They need no llm: a function that takes a tensor is a
-// template over anything with to_vector(), so bookio stays independent
-// of the library the book teaches.
+// fixtures, the tables of gradient checks and of parameter registries.
+// They need no llm: a function that takes a tensor or a registry is a
+// template over anything with to_vector() or list(), so bookio stays
+// independent of the library the book teaches.
 #pragma once
 
 #include <concepts>
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
+
+#include "bookio/bookio.hpp"
 
 namespace book {
 
@@ -50,6 +54,23 @@ struct GradientRow {
 void gradient_table(std::string_view name, std::string caption,
                     std::string inputs_column,
                     const std::vector<GradientRow>& rows);
+
+/// One row of a per-tensor gradient check: the tensor's name, its size
+/// (its shape or its number of scalars) and the largest absolute and
+/// relative errors the check found.
+struct TensorError {
+  std::string tensor;
+  std::string size;
+  double max_abs;
+  double max_rel;
+};
+
+/// Publishes "check.max_rel", the largest max_rel of the rows, then the
+/// table NAME with columns `tensor_column`, `size_column`, max abs.
+/// error, max rel. error.
+void tensor_error_table(std::string_view name, std::string caption,
+                        std::string tensor_column, std::string size_column,
+                        const std::vector<TensorError>& rows);
 
 /// The bytes with space shown as "␣" and newline as "↵".
 std::string visible(std::string_view bytes);
@@ -94,6 +115,22 @@ double max_abs_diff(const T& a, const T& b) {
 template <class Matrix>
 std::string matrix_row(const Matrix& m, std::size_t i, int decimals = 6) {
   return join_fixed(m.slice(0, i, i + 1), decimals);
+}
+
+/// A registry's table: one row per entry of params.list() (each with a
+/// name and a tensor value), its name, its shape through shape_text and
+/// its number of scalars. book::registry_table(caption, params,
+/// llm::to_string).
+template <class Registry, class ShapeText>
+Table registry_table(std::string caption, const Registry& params,
+                     const ShapeText& shape_text) {
+  Table t{.caption = std::move(caption),
+          .columns = {"name", "shape", "scalars"}, .rows = {}};
+  for (const auto& n : params.list()) {
+    t.rows.push_back({head(n.name), text(shape_text(n.value.shape())),
+                      text(std::to_string(n.value.numel()))});
+  }
+  return t;
 }
 
 /// A Tensor of `shape` holding start, start + step, ... in row-major

@@ -84,6 +84,40 @@ TEST_CASE("book::ramp fills a tensor in row-major order",
   CHECK(t.values == std::vector<double>{2.0, 1.75, 1.5, 1.25, 1.0, 0.75});
 }
 
+TEST_CASE("book::registry_table lists name, shape and scalars in order",
+          "[tool][bookio]") {
+  // Stands in for llm::Parameters: list() of entries with a name and a
+  // tensor value with shape() and numel().
+  struct Value {
+    std::vector<std::size_t> dims;
+    const std::vector<std::size_t>& shape() const { return dims; }
+    std::size_t numel() const { return dims[0] * dims[1]; }
+  };
+  struct Entry {
+    std::string name;
+    Value value;
+  };
+  struct Registry {
+    std::vector<Entry> entries;
+    const std::vector<Entry>& list() const { return entries; }
+  };
+  const Registry r{{{"w_q", {{8, 2}}}, {"w_down", {{3, 5}}}}};
+  const auto shape_text = [](const std::vector<std::size_t>& s) {
+    return std::to_string(s[0]) + "x" + std::to_string(s[1]);
+  };
+  const book::Table t = book::registry_table("two", r, shape_text);
+  CHECK(t.caption == "two");
+  CHECK(t.columns == std::vector<std::string>{"name", "shape", "scalars"});
+  REQUIRE(t.rows.size() == 2);
+  CHECK(t.rows[0][0].text == "w_q");
+  CHECK(t.rows[0][0].header);
+  CHECK(t.rows[0][1].text == "8x2");
+  CHECK(t.rows[0][2].text == "16");
+  CHECK(t.rows[1][0].text == "w_down");
+  CHECK(t.rows[1][2].text == "15");
+  CHECK_FALSE(t.rows[1][2].header);
+}
+
 TEST_CASE("book::visible marks spaces and newlines", "[tool][bookio]") {
   CHECK(book::visible("a b\n") == "a\xE2\x90\xA3" "b\xE2\x86\xB5");
   CHECK(book::visible("") == "");

@@ -316,13 +316,16 @@ TEST_CASE("the tied embedding's gradient is the sum of its input and "
           "output uses",
           "[ch28][decoder-model]") {
   const Parameters p = waved();
+  // Token 4 is in no input (nor in any target).
+  const TokenGrid in{.batch = 2, .length = 4,
+                     .ids = {1, 3, 0, 3, 0, 2, 2, 1}};
   const auto grads = [&](bool tie) {
     Tape tape;
     const llm::ParameterLeaves leaves(tape, p);
     llm::ModelWeights w = llm::model_weights(leaves, small);
     if (!tie) w.output = tape.leaf(p.at("embed.weight"));
     tape.backward(llm::next_token_loss(
-        llm::model_forward(w, small, inputs).logits, targets));
+        llm::model_forward(w, small, in).logits, targets));
     return std::vector<Tensor>{w.embedding.grad().contiguous(),
                                w.output.grad().contiguous()};
   };
@@ -331,6 +334,10 @@ TEST_CASE("the tied embedding's gradient is the sum of its input and "
   // are recorded last) and then the embedding's: 0 + g_out + g_in,
   // which is g_in + g_out bit for bit.
   REQUIRE(tied[0].to_vector() == llm::add(split[0], split[1]).to_vector());
+  // The embedding's backward scatter-adds into the rows of the ids it
+  // read, so row 4 of the input use is exactly zero.
+  REQUIRE(split[0].slice(0, 4, 5).to_vector() == Vec{0, 0, 0, 0});
+  REQUIRE(split[0].slice(0, 3, 4).to_vector() != Vec{0, 0, 0, 0});
   // Through the softmax, the output use reaches every row of E.
   bool output_reaches_all = true;
   for (std::size_t v = 0; v < 5; ++v) {

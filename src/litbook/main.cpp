@@ -336,8 +336,16 @@ void touch(const std::optional<std::string>& stamp) {
 // What a cached STEM.code.json was extracted from: the chapter's text and
 // the litbook that read it. A snapshot's tangle runs outside the build
 // graph, so it trusts a cached model only when this key still matches.
+// litbook is known by its path, size and modification time, as Ninja
+// knows a file: hashing the executable itself (30 MB with debug
+// information) took longer than reading the chapter.
 std::string code_key(const fs::path& chapter) {
-  static const std::string self = hash_hex(read_file("/proc/self/exe"));
+  static const std::string self = [] {
+    const fs::path exe = fs::canonical("/proc/self/exe");
+    const auto written = fs::last_write_time(exe).time_since_epoch();
+    return exe.string() + '\0' + std::to_string(fs::file_size(exe)) + '\0' +
+           std::to_string(written.count());
+  }();
   return hash_hex(self + '\0' + read_file(chapter));
 }
 

@@ -85,7 +85,8 @@ std::optional<Tag> parse_tag(std::string_view s, std::size_t& at) {
   tag.end = i < s.size() && s[i] == '/';
   i += tag.end;
   if (i >= s.size() || !is_alpha(s[i])) return std::nullopt;
-  tag.name = take_name(s, i, [](char c) { return is_space(c) || c == '>' || c == '/'; });
+  tag.name = take_name(
+      s, i, [](char c) { return is_space(c) || c == '>' || c == '/'; });
   while (i < s.size()) {
     while (i < s.size() && is_space(s[i])) ++i;
     if (i >= s.size()) break;
@@ -126,7 +127,9 @@ std::string write_tag(const Tag& tag) {
     out += " " + a.name;
     if (!a.value) continue;
     out += "=\"";
-    for (char c : *a.value) out += c == '"' ? std::string("&quot;") : std::string(1, c);
+    for (char c : *a.value) {
+      out += c == '"' ? std::string("&quot;") : std::string(1, c);
+    }
     out += "\"";
   }
   out += ">";
@@ -144,7 +147,8 @@ bool drop_xhtml(Tag& t) {
     t.erase("type");
     changed = true;
   }
-  if ((t.name == "td" || t.name == "th") && (t.has("align") || t.has("valign"))) {
+  bool cell = t.name == "td" || t.name == "th";
+  if (cell && (t.has("align") || t.has("valign"))) {
     t.erase("align");
     t.erase("valign");
     changed = true;
@@ -167,7 +171,8 @@ std::string fix_fragment(const std::string& href) {
   if (hash == std::string::npos || href.find("://") != std::string::npos) {
     return href;
   }
-  return href.substr(0, hash + 1) + valid_id(std::string_view(href).substr(hash + 1));
+  return href.substr(0, hash + 1) +
+         valid_id(std::string_view(href).substr(hash + 1));
 }
 
 bool fix_ids(Tag& t) {
@@ -208,7 +213,8 @@ std::pair<std::string, std::string> landmark_around(const Tag& t) {
   for (const auto& l : landmarks) {
     if (*id != l.id) continue;
     std::string element(l.element);
-    std::string label = l.label.empty() ? "" : " aria-label=\"" + std::string(l.label) + "\"";
+    std::string label =
+        l.label.empty() ? "" : " aria-label=\"" + std::string(l.label) + "\"";
     return {"<" + element + label + ">", "</" + element + ">"};
   }
   return {};
@@ -269,7 +275,9 @@ class Cleaner {
 // heading-order): the member indexes put "- a -" as an <h3> under the
 // page's <h1>.
 bool Cleaner::level_heading(Tag& t) {
-  if (t.name.size() != 2 || t.name[0] != 'h' || t.name[1] < '1' || t.name[1] > '6') {
+  bool heading = t.name.size() == 2 && t.name[0] == 'h' && t.name[1] >= '1' &&
+                 t.name[1] <= '6';
+  if (!heading) {
     return false;
   }
   int level = t.name[1] - '0';
@@ -400,12 +408,14 @@ std::string with_heading(std::string page) {
 
 std::string valid_id(std::string_view id) {
   std::string out;
-  if (id.empty() || !(is_alpha(id[0]) || static_cast<unsigned char>(id[0]) >= 0x80)) {
+  auto letter = [](char c) {
+    return is_alpha(c) || static_cast<unsigned char>(c) >= 0x80;  // UTF-8
+  };
+  if (id.empty() || !letter(id[0])) {
     out = "id-";
   }
   for (char c : id) {
-    bool ok = is_alpha(c) || (c >= '0' && c <= '9') || c == '-' || c == '_' ||
-              static_cast<unsigned char>(c) >= 0x80;  // UTF-8: letters
+    bool ok = letter(c) || (c >= '0' && c <= '9') || c == '-' || c == '_';
     out += ok ? c : '_';
   }
   return out;
@@ -414,13 +424,17 @@ std::string valid_id(std::string_view id) {
 std::string api_page_title(std::string_view page) {
   std::size_t open = page.find("<title>");
   std::size_t close = page.find("</title>", open);
-  if (open == std::string_view::npos || close == std::string_view::npos) return {};
+  if (open == std::string_view::npos || close == std::string_view::npos) {
+    return {};
+  }
   std::string_view title = page.substr(open + 7, close - open - 7);
   std::size_t colon = title.find(": ");
-  return std::string(colon == std::string_view::npos ? title : title.substr(colon + 2));
+  if (colon != std::string_view::npos) title.remove_prefix(colon + 2);
+  return std::string(title);
 }
 
-std::string clean_api_markup(std::string_view doxygen, const ApiTitles& titles) {
+std::string clean_api_markup(std::string_view doxygen,
+                             const ApiTitles& titles) {
   const std::string headed = with_heading(std::string(doxygen));
   const std::string_view page = headed;
   Cleaner c(titles);
@@ -455,7 +469,8 @@ std::string clean_api_markup(std::string_view doxygen, const ApiTitles& titles) 
       c.end(std::move(*tag), source);
       continue;
     }
-    bool raw_body = (tag->name == "script" || tag->name == "style") && !tag->self_closed;
+    bool raw_body = (tag->name == "script" || tag->name == "style") &&
+                    !tag->self_closed;
     std::string name = tag->name;
     c.start(std::move(*tag), source);
     if (raw_body) {

@@ -24,7 +24,8 @@ const DESKTOP = { width: 1280, height: 900 };
 const url = (file) => pathToFileURL(path.join(bookDir, file)).href;
 
 // The book's own pages: the landing page and the chapters (the API
-// reference is Doxygen's and is only checked as a link target).
+// reference is Doxygen's: a listing's link into it and its own tree, menu
+// and links back are checked below, its markup by html-validate.test.js).
 const pages = fs
   .readdirSync(bookDir)
   .filter((f) => f.endsWith(".html"))

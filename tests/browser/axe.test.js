@@ -21,11 +21,12 @@ const axeSource = require.resolve("axe-core/axe.min.js");
 const bookPages = fs.readdirSync(bookDir).filter((f) => f.endsWith(".html")).sort();
 // The API reference has 339 pages, made from a few templates: one page of
 // each kind a reader meets stands for the rest (all of them, in both
-// themes, take about seven minutes; html-validate checks every one). The main page (with
-// the book's table of headers), the file list (icon links), the class list,
-// the class index (its letter index), a member index (a heading api-links
-// adds), a class, a header's reference, its source listing, and the
-// namespace page (the longest, with enums and member labels).
+// themes, take about seven minutes; html-validate checks every one). The
+// main page (with the book's table of headers), the file list (icon
+// links), the class list, the class index (its letter index), a member
+// index (a heading api-links adds), a class, a header's reference, its
+// source listing, and the namespace page (the longest, with enums and
+// member labels).
 const apiSample = ["index.html", "files.html", "annotated.html", "classes.html",
                    "functions.html", "classllm_1_1Tensor.html", "tensor_8hpp.html",
                    "tensor_8hpp_source.html", "namespacellm.html"].map((f) => `api/${f}`);

@@ -266,7 +266,8 @@ add_custom_command(
   # changes only when a symbol moves (written only when its bytes change).
   BYPRODUCTS ${MODEL_DIR}/api-symbols.json
   DEPENDS ${SNIPPET_HEADERS} ${LLM_SOURCES} ${BOOK_BUILD}/Doxyfile litbook
-          ${BOOK_SOURCE}/book/api.css ${MODEL_DIR}/book-index.json
+          ${BOOK_SOURCE}/book/api.css ${BOOK_SOURCE}/book/api-header.html
+          ${BOOK_SOURCE}/book/api-footer.html ${MODEL_DIR}/book-index.json
   WORKING_DIRECTORY ${BOOK_SOURCE}
   COMMENT "Generating the API reference"
   VERBATIM)

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "api.hpp"
+#include "api_markup.hpp"
 #include "html.hpp"
 #include "tangle.hpp"
 
@@ -78,6 +79,18 @@ std::string taught_html(const Taught& t) {
          escape_html(t.href) + "\">" + escape_html(t.label) + "</a></p>";
 }
 
+// The titles of the pages in `api_dir`, by file name, to name the links
+// that show only an icon.
+ApiTitles api_titles(const fs::path& api_dir) {
+  ApiTitles titles;
+  for (const auto& entry : fs::directory_iterator(api_dir)) {
+    if (entry.path().extension() != ".html") continue;
+    titles[entry.path().filename().string()] =
+        api_page_title(read_file(entry.path()));
+  }
+  return titles;
+}
+
 // The main page's table: each header of the library and where it starts.
 std::string files_table(const Json& origins,
                         const std::vector<ChapterCode>& chapters,
@@ -105,8 +118,8 @@ std::string files_table(const Json& origins,
          "names the listing that declares it. <a href=\"../index.html\">"
          "Back to the book</a>.</p>\n<table class=\"book-files\"><caption>"
          "The library's headers and the chapters that start them</caption>\n"
-         "<tr><th scope=\"col\">Header</th><th scope=\"col\">Starts in</th>"
-         "</tr>\n" + rows + "</table>\n";
+         "<thead><tr><th scope=\"col\">Header</th><th scope=\"col\">Starts in"
+         "</th></tr></thead>\n<tbody>\n" + rows + "</tbody></table>\n";
 }
 
 }  // namespace
@@ -127,10 +140,11 @@ std::size_t link_api_to_book(const fs::path& api_dir,
     if (page.rfind("api/", 0) == 0) page.erase(0, 4);
     by_page[page].emplace(anchor, *t);
   }
+  const ApiTitles titles = api_titles(api_dir);
   std::size_t linked = 0;
   for (const auto& entry : fs::directory_iterator(api_dir)) {
     if (entry.path().extension() != ".html") continue;
-    std::string page = read_file(entry.path());
+    std::string page = clean_api_markup(read_file(entry.path()), titles);
     const std::string name = entry.path().filename().string();
     // The book's theme choice, before the first paint (as the book's own
     // pages do it), and the way back to the book.

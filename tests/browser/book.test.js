@@ -24,7 +24,8 @@ const DESKTOP = { width: 1280, height: 900 };
 const url = (file) => pathToFileURL(path.join(bookDir, file)).href;
 
 // The book's own pages: the landing page and the chapters (the API
-// reference is Doxygen's and is only checked as a link target).
+// reference is Doxygen's: a listing's link into it and its own tree, menu
+// and links back are checked below, its markup by html-validate.test.js).
 const pages = fs
   .readdirSync(bookDir)
   .filter((f) => f.endsWith(".html"))
@@ -458,6 +459,43 @@ test("a listing links the symbols it defines to their API reference entries", as
     return el ? el.textContent : null;
   }, anchor);
   assert.ok(heading && heading.includes("shape"), `the entry at #${anchor} is '${heading}'`);
+  assert.deepEqual(messages, [], messages.join("\n"));
+  await page.close();
+});
+
+test("the API reference's tree, menu and links to the book work after api-links rewrites it", async () => {
+  // Doxygen's scripts find their elements by id; api-links moves them into
+  // landmarks and rewrites their markup. Each page must still build its
+  // tree, select itself in it, build the menu and load without a message.
+  const expected = { "api/classllm_1_1Tensor.html": "Tensor",
+                     "api/tensor_8hpp_source.html": "tensor.hpp",
+                     "api/functions.html": "a" };
+  for (const [file, selected] of Object.entries(expected)) {
+    const { page, messages } = await open(file);
+    await page.locator("#nav-tree .selected").first().waitFor();
+    const facts = await page.evaluate(() => ({
+      tree: document.querySelectorAll("#nav-tree-contents li").length,
+      treeWidth: document.querySelector("#nav-tree").getBoundingClientRect().width,
+      selected: document.querySelector("#nav-tree .selected").textContent.replace(/[\u25b6-\u25bc\s]+/g, " ").trim(),
+      menu: document.querySelectorAll("nav #main-menu > li").length,
+      main: !!document.querySelector("main #doc-content h1"),
+      back: document.querySelector(".book-back a")?.getAttribute("href"),
+    }));
+    assert.ok(facts.tree > 3 && facts.treeWidth > 100, `${file}: the tree does not show (${JSON.stringify(facts)})`);
+    assert.equal(facts.selected, selected, `${file}: the tree selects '${facts.selected}'`);
+    assert.equal(facts.menu, 4, `${file}: the menu has ${facts.menu} entries`);
+    assert.ok(facts.main, `${file}: no heading in main #doc-content`);
+    assert.equal(facts.back, "../index.html");
+    assert.deepEqual(messages, [], messages.join("\n"));
+    await page.close();
+  }
+  // A class's page leads to the listing that teaches it.
+  const { page, messages } = await open("api/classllm_1_1Tensor.html");
+  const taught = page.locator("p.book-taught a").first();
+  assert.match(await taught.getAttribute("href"), /^\.\.\/07-[a-z-]+\.html#region-/);
+  await taught.click();
+  await page.waitForLoadState("load");
+  assert.match(page.url(), /\/07-[a-z-]+\.html#region-/);
   assert.deepEqual(messages, [], messages.join("\n"));
   await page.close();
 });

@@ -783,6 +783,9 @@
 
     function update() {
       var query = input.value.trim();
+      /* The status says which query it answers: typing is debounced, so
+         for a moment it may still answer an earlier prefix. */
+      status.setAttribute("data-query", query);
       list.textContent = "";
       if (!query) {
         status.textContent = "";

@@ -143,6 +143,7 @@ include(${BOOK_SOURCE}/cmake/Corpus.cmake)
 # outputs reruns this one. A demo reruns when the code that runs demos
 # (the litbook_run library) changes, not on every change to the tool.
 set(BOOK_RUN_TARGETS "")
+set(BOOK_DEMO_DIGESTS "")  # the landing page quotes demos' values
 foreach(stem IN LISTS LITBOOK_DEMOS)
   book_demo_target(${stem} exe)
   set(demo_args --timeout 60)
@@ -167,6 +168,7 @@ foreach(stem IN LISTS LITBOOK_DEMOS)
     COMMENT "Running the demo of ${stem}"
     VERBATIM)
   add_custom_target(run_${exe} DEPENDS ${STAMP_DIR}/${stem}.run.stamp)
+  list(APPEND BOOK_DEMO_DIGESTS ${OUT_DIR}/${stem}.digest)
   add_dependencies(run_${exe} corpus litbook)
   list(APPEND BOOK_RUN_TARGETS run_${exe})
 endforeach()
@@ -213,10 +215,10 @@ endforeach()
 add_custom_command(
   OUTPUT ${SITE_DIR}/index.html ${SITE_DIR}/notation.html
   COMMAND ${LITBOOK} render --landing --book-index ${MODEL_DIR}/book-index.json
-          --site ${SITE_DIR}
+          --site ${SITE_DIR} --outputs ${OUT_DIR}
   DEPENDS ${MODEL_DIR}/book-index.json ${BOOK_SOURCE}/book/template.html
           ${BOOK_SOURCE}/book/preface.html ${BOOK_SOURCE}/book/notation.html
-          litbook
+          ${BOOK_DEMO_DIGESTS} litbook
   WORKING_DIRECTORY ${BOOK_SOURCE}
   COMMENT "Rendering the landing page"
   VERBATIM)

@@ -1,5 +1,6 @@
 #include "render.hpp"
 
+#include <algorithm>
 #include <set>
 
 namespace litbook {
@@ -427,13 +428,61 @@ void render_chapter(const Chapter& ch, const BookIndex& index,
   write_page(o, ch.stem + ".html", v);
 }
 
+namespace {
+
+// The preface quotes what demos published: an empty element written with
+// data-value="STEM/KEY" gets the text value KEY of STEM's demo as its
+// text, so the landing page shows what this build's model really wrote.
+// A reference that names no such value stops the render, at its line.
+std::string fill_published_text(std::string html, const fs::path& outputs,
+                                const std::string& display) {
+  const std::string marker = "data-value=\"";
+  for (std::size_t at = html.find(marker); at != std::string::npos;
+       at = html.find(marker, at)) {
+    const Location where{display, static_cast<int>(1 + std::count(
+                                      html.begin(), html.begin() + at, '\n'))};
+    const std::size_t start = at + marker.size();
+    const std::size_t quote = html.find('"', start);
+    const std::size_t close =
+        quote == std::string::npos ? quote : html.find('>', quote);
+    if (close == std::string::npos || html.compare(close + 1, 2, "</") != 0) {
+      throw Failure(where, "an element with data-value must be empty and "
+                           "closed: the demo's value is its text");
+    }
+    const std::string ref = html.substr(start, quote - start);
+    const std::size_t slash = ref.find('/');
+    const std::string stem = ref.substr(0, slash);
+    const std::string key =
+        slash == std::string::npos ? "" : ref.substr(slash + 1);
+    const DemoOutputs out = load_outputs(outputs / stem);
+    const auto v = out.values.find(key);
+    if (!out.present || v == out.values.end() || !v->is_object() ||
+        v->value("kind", "") != "text") {
+      throw Failure(where, "data-value=\"" + ref + "\": expected STEM/KEY "
+                           "naming a text value a demo published in " +
+                           (outputs / stem).string() +
+                           "/values.json; there is none (build the book "
+                           "first, or check the key)");
+    }
+    const std::string text = escape_html(v->value("text", ""));
+    html.insert(close + 1, text);
+    at = close + 1 + text.size();
+  }
+  return html;
+}
+
+}  // namespace
+
 // The landing page: the preface (book/preface.html) above the parts and
 // their chapters; and the notation page (book/notation.html). Both
 // fragments are plain HTML written for the book and hold no computed
-// number (those belong in chapters, where the check sees them).
+// number (those belong in chapters, where the check sees them); the
+// preface may quote a demo's published text through data-value.
 void render_landing(const BookIndex& index, const RenderOptions& o) {
   std::string body =
-      read_file_if_exists(o.root / "book" / "preface.html").value_or("") +
+      fill_published_text(
+          read_file_if_exists(o.root / "book" / "preface.html").value_or(""),
+          o.outputs, "book/preface.html") +
       "<section class=\"landing\">\n";
   for (const auto& part : index.parts) {
     body += "<h2>Part " + std::to_string(part.number) + ": " +

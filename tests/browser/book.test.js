@@ -164,11 +164,14 @@ function bodyOnlyTerm(file) {
 }
 
 // The search's status line once it has an answer (results, nothing, or a
-// failure to load the index).
+// failure to load the index) for what the box now holds: typing is
+// debounced, and until the last update runs the status answers a prefix.
 async function searchStatus(page) {
   await page.waitForFunction(() => {
-    const s = document.getElementById("search-status")?.textContent || "";
-    return s && !/^Loading/.test(s);
+    const status = document.getElementById("search-status");
+    const s = status?.textContent || "";
+    const query = document.getElementById("search-input")?.value.trim();
+    return s && !/^Loading/.test(s) && status.getAttribute("data-query") === query;
   }, null, { timeout: 10000 }).catch(() => {});
   return (await page.locator("#search-status").textContent()) || "";
 }

@@ -2211,6 +2211,50 @@ TEST_CASE("api-symbols fails on a directory without Doxygen XML and on a "
                         "api: not a Doxygen compound file (no <compounddef>)"));
 }
 
+TEST_CASE("the preface quotes a demo's published text; a reference to "
+          "nothing stops the render at its line", "[tool][book]") {
+  Project p;
+  p.copy_from_source("book/template.html");
+  p.chapter("01-alpha", "Alpha.\n");
+  p.book({"01-alpha"});
+  p.write("build/out/01-alpha/stdout.txt", "sample=In <the> beginning\n");
+  p.write("build/out/01-alpha/values.json",
+          R"({"sample": {"kind": "text", "text": "In <the> beginning"},)"
+          R"( "count": {"kind": "integer", "value": "3"}})");
+
+  SECTION("a text value becomes the element's text, escaped") {
+    p.write("book/preface.html",
+            "<p>Before.</p>\n<p data-value=\"01-alpha/sample\"></p>\n");
+    auto r = p.litbook({"render", "--landing"});
+    LOG_RUN(r);
+    REQUIRE(r.status == 0);
+    CHECK_THAT(p.read("build/site/index.html"),
+               Catch::Matchers::Contains(
+                   "<p>Before.</p>\n<p data-value=\"01-alpha/sample\">"
+                   "In &lt;the&gt; beginning</p>"));
+  }
+  SECTION("an unknown key, a number, an unknown demo, an element with "
+          "text of its own") {
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"<p data-value=\"01-alpha/sampel\"></p>",
+         "book/preface.html:2: data-value=\"01-alpha/sampel\": expected "
+         "STEM/KEY naming a text value a demo published in "},
+        {"<p data-value=\"01-alpha/count\"></p>",
+         "book/preface.html:2: data-value=\"01-alpha/count\": expected "},
+        {"<p data-value=\"09-none/sample\"></p>",
+         "book/preface.html:2: data-value=\"09-none/sample\": expected "},
+        {"<p data-value=\"01-alpha/sample\">typed by hand</p>",
+         "book/preface.html:2: an element with data-value must be empty "
+         "and closed: the demo's value is its text"},
+    };
+    for (const auto& [element, message] : cases) {
+      p.write("book/preface.html", "<p>Before.</p>\n" + element + "\n");
+      auto r = fails_untouched(p, {"render", "--landing"});
+      CHECK_THAT(r.err, Catch::Matchers::Contains(message));
+    }
+  }
+}
+
 TEST_CASE("a part's review page NNr-slug.md follows chapter NN and is "
           "marked as a review", "[tool][book]") {
   Project p;

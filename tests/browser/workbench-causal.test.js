@@ -82,7 +82,7 @@ bench.test("the workbench shows the demo's fixture as the demo printed it", asyn
   assert.equal(s.out[0].cells.map((c) => c.text).join(" "), published("out.row0"));
   assert.equal(s.out[3].cells.map((c) => c.text).join(" "), published("out.row3"));
   // Above the diagonal: exactly zero, shown as 0, marked "blocked" in a
-  // word; as many as the demo counted, and as many rows summing to 1.
+  // word, as many as the demo counted.
   let zeros = 0;
   s.probs.forEach((row, q) =>
     row.forEach((c, k) => {
@@ -95,7 +95,10 @@ bench.test("the workbench shows the demo's fixture as the demo printed it", asyn
       }
     }));
   assert.equal(String(zeros), published("probs.exact_zeros"));
-  assert.equal(String(s.sums.filter((c) => c.value === 1).length), published("probs.rows_summing_to_1"));
+  // Every row of the fixture sums to exactly 1, as the native demo's rows
+  // do (workbench-causal-wasm-equals-native compares the bits); the unit
+  // tests require a sum within 1e-15 of 1 for any input.
+  assert.equal(s.sums.filter((c) => c.value === 1).length, s.tokens);
   // The raw scores are finite everywhere; the masked ones only on and
   // below the diagonal.
   assert.ok(s.scores.flat().every((c) => Number.isFinite(c.value)));

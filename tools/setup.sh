@@ -31,6 +31,11 @@ if [[ ! -d node_modules/playwright-core ||
   echo "$lock_sum" > node_modules/.setup-lock.sha256
 fi
 
-if [[ ! -f build/build.ninja ]]; then
+# CMake runs first when litbook's own list of sources changed (a pulled
+# commit that adds a file to src/CMakeLists.txt). Ninja itself would not
+# manage: it brings build.ninja up to date before anything else, and that
+# means tangling (snippets/snippets.cmake, one of CMake's inputs, is the
+# tangle's output), so it would link litbook from the old build.ninja.
+if [[ ! -f build/build.ninja || src/CMakeLists.txt -nt build/build.ninja ]]; then
   cmake --preset default > /dev/null
 fi

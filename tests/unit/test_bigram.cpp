@@ -1,16 +1,21 @@
 // Tests for chapter bigram-baseline: counts, add-alpha probabilities,
 // the three loss units and the choice of alpha on a hand-computable
-// bigram, normalisation of every row, and every rejected input. The id
+// bigram, the book's baseline on a corpus of those documents,
+// normalisation of every row, and every rejected input. The id
 // sequences are made up for the tests.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <limits>
 #include <vector>
 
 #include "llm/bigram.hpp"
+#include "llm/bpe.hpp"
 #include "llm/error.hpp"
+#include "llm/examples.hpp"
+#include "llm/tokenizer.hpp"
 
 namespace {
 
@@ -138,6 +143,33 @@ TEST_CASE("alpha is chosen by the lowest validation loss",
   // first alpha of the grid is kept.
   CHECK(llm::choose_alpha(hand_counts(), {{2, 2}}, 1, {0.5, 0.25, 1.0})
             .best == 0);
+}
+
+TEST_CASE("the book's bigram takes the alpha its validation split picks",
+          "[ch06][bigram]") {
+  // The hand-worked training documents in a corpus whose tokenizer has no
+  // merges; V is then whatever the tokenizer's vocabulary is.
+  llm::BookCorpus c{
+      .split = {.train = {}, .validation = {{"v", "abc"}}, .test = {}},
+      .tokenizer = llm::Tokenizer(llm::train_bpe({"abc"}, 0)),
+      .train = train, .validation = {{0, 1, 2}}, .test = {}};
+  const double v = double(c.tokenizer.vocab_size());
+  // Validation 0 1 2: p(1|0) p(2|1) = (2 + a) / (2 + Va) * (2 + a) /
+  // (3 + Va), and both factors fall as alpha grows, so the smallest alpha
+  // of the grid wins.
+  const std::vector<double>& grid = llm::book_alpha_grid;
+  REQUIRE(std::is_sorted(grid.begin(), grid.end()));
+  const double smallest = grid.front();
+  REQUIRE(smallest == 0.001);
+  const BigramModel m = llm::book_bigram(c);
+  CHECK(m.alpha() == smallest);
+  CHECK(m.counts().total() == 5);  // the training split's five pairs
+  CHECK(m.probability(0, 1) ==
+        Approx((2 + smallest) / (2 + v * smallest)));
+  // Validation 0 0: the pair never occurs in training, p(0|0) =
+  // a / (2 + Va), which grows with alpha, so the largest alpha wins.
+  c.validation = {{0, 0}};
+  CHECK(llm::book_bigram(c).alpha() == grid.back());
 }
 
 TEST_CASE("bad bigram inputs are rejected, one message each",

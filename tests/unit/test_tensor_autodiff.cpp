@@ -21,7 +21,6 @@ using llm::Tape;
 using llm::Tensor;
 using llm::Var;
 using Vars = std::vector<Var>;
-using Vec = std::vector<double>;
 
 Tensor ones(const Shape& shape) {
   return Tensor(shape, std::vector<double>(llm::numel(shape), 1.0));
@@ -32,7 +31,8 @@ const Tensor y3({3}, {0.9, -0.6, 1.4});
 
 // The gradient x holds after one backward pass from `out` seeded with
 // `seed`.
-Vec grad_after(const Var& x, const Var& out, const Tensor& seed) {
+std::vector<double> grad_after(const Var& x, const Var& out,
+                               const Tensor& seed) {
   out.tape().backward(out, seed);
   return x.grad().to_vector();
 }
@@ -52,7 +52,7 @@ TEST_CASE("the tape records nodes in order and seeds the output",
   REQUIRE(x.grad().to_vector() == std::vector<double>(6, 0.0));
   // Seed [1, 2]: each row of x receives its row's seed.
   REQUIRE(grad_after(x, s, Tensor({2, 1}, {1.0, 2.0})) ==
-          Vec{1.0, 1.0, 1.0, 2.0, 2.0, 2.0});
+          std::vector<double>{1.0, 1.0, 1.0, 2.0, 2.0, 2.0});
 }
 
 TEST_CASE("a reference to a node's value stays valid while the tape grows",
@@ -96,8 +96,10 @@ TEST_CASE("a tensor used twice accumulates both terms",
   Tape tape;
   const Var x = tape.leaf(Tensor({2}, {3.0, -0.5}));
   // d(x*x)/dx = x + x = 2x.
-  REQUIRE(grad_after(x, llm::mul(x, x), ones({2})) == Vec{6.0, -1.0});
-  REQUIRE(grad_after(x, llm::add(x, x), ones({2})) == Vec{2.0, 2.0});
+  REQUIRE(grad_after(x, llm::mul(x, x), ones({2})) ==
+          std::vector<double>{6.0, -1.0});
+  REQUIRE(grad_after(x, llm::add(x, x), ones({2})) ==
+          std::vector<double>{2.0, 2.0});
 }
 
 TEST_CASE("sum_to reverses broadcasting", "[ch14][tensor-autodiff]") {
@@ -120,13 +122,13 @@ TEST_CASE("hand-derived VJPs of the structural operations",
   const Tensor seed({3, 2}, {1.0, 2.0, 3.0, 4.0, 5.0, 6.0});
   // Transposing the seed back: x_ij receives seed_ji.
   REQUIRE(grad_after(x, llm::transpose(x, 0, 1), seed) ==
-          Vec{1.0, 3.0, 5.0, 2.0, 4.0, 6.0});
+          std::vector<double>{1.0, 3.0, 5.0, 2.0, 4.0, 6.0});
   // Column 0 was not in the slice: zero; columns 1-2 get the seed.
   REQUIRE(grad_after(x, llm::slice(x, 1, 1, 3), Tensor({2, 2}, {1, 2, 3, 4})) ==
-          Vec{0.0, 1.0, 2.0, 0.0, 3.0, 4.0});
+          std::vector<double>{0.0, 1.0, 2.0, 0.0, 3.0, 4.0});
   // Each of 3 elements of a row gets the row's seed divided by 3.
   REQUIRE(grad_after(x, llm::mean(x, 1), Tensor({2, 1}, {3.0, 6.0})) ==
-          Vec{1.0, 1.0, 1.0, 2.0, 2.0, 2.0});
+          std::vector<double>{1.0, 1.0, 1.0, 2.0, 2.0, 2.0});
 }
 
 TEST_CASE("sub sends the negated gradient to its second operand",

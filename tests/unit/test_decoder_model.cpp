@@ -24,6 +24,7 @@
 #include "llm/tensor.hpp"
 #include "fixtures.hpp"
 #include "message_of.hpp"
+#include "parameter_check.hpp"
 
 namespace {
 
@@ -290,24 +291,14 @@ TEST_CASE("changing token t leaves every earlier position's logits "
 TEST_CASE("every coordinate of every parameter passes a central-"
           "difference check of the loss",
           "[ch28][decoder-model]") {
-  const Parameters p = waved();
-  std::vector<Tensor> in;
-  for (const llm::NamedTensor& n : p.list()) in.push_back(n.value);
   const llm::TapeFunction f = [](Tape&, const Vars& v) {
     return llm::next_token_loss(
         llm::model_forward(weights_of(v, 2), small, inputs).logits,
         targets);
   };
-  const std::vector<llm::GradientError> errors =
-      llm::check_tape_gradients(f, in);
-  REQUIRE(errors.size() == 20);
-  std::size_t coordinates = 0;
-  for (std::size_t i = 0; i < errors.size(); ++i) {
-    INFO(p.list()[i].name);
-    REQUIRE(errors[i].max_rel < 1e-7);
-    coordinates += in[i].numel();
-  }
-  REQUIRE(coordinates == 312);
+  const ParameterCheck checked = check_every_parameter(f, waved());
+  REQUIRE(checked.parameters == 20);
+  REQUIRE(checked.coordinates == 312);
 }
 
 TEST_CASE("the tied embedding's gradient is the sum of its input and "

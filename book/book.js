@@ -868,21 +868,16 @@
     });
 
     input.addEventListener("keydown", function (event) {
-      if (event.key === "ArrowDown") {
+      if (event.key === "ArrowDown" || event.key === "Enter") {
+        /* The results for what is typed now, not when the timer fires:
+           ArrowDown moves to the first, Enter follows it. */
         window.clearTimeout(timer);
         update();
         var first = links()[0];
         if (first) {
           event.preventDefault();
-          first.focus();
-        }
-      } else if (event.key === "Enter") {
-        window.clearTimeout(timer);
-        update();
-        var top = links()[0];
-        if (top) {
-          event.preventDefault();
-          top.click();
+          if (event.key === "Enter") first.click();
+          else first.focus();
         }
       } else if (event.key === "Escape") {
         event.preventDefault();

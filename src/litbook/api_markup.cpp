@@ -8,45 +8,10 @@
 #include <optional>
 #include <vector>
 
+#include "html_tag.hpp"
+
 namespace litbook {
 namespace {
-
-struct Attr {
-  std::string name;                  // lower case
-  std::optional<std::string> value;  // as written (entities kept)
-};
-
-struct Tag {
-  std::string name;  // lower case
-  bool end = false;
-  bool self_closed = false;
-  std::vector<Attr> attrs;
-
-  const std::string* get(std::string_view key) const {
-    for (const auto& a : attrs) {
-      if (a.name == key && a.value) return &*a.value;
-    }
-    return nullptr;
-  }
-  bool has(std::string_view key) const {
-    for (const auto& a : attrs) {
-      if (a.name == key) return true;
-    }
-    return false;
-  }
-  void erase(std::string_view key) {
-    std::erase_if(attrs, [&](const Attr& a) { return a.name == key; });
-  }
-  void set(std::string_view key, std::string value) {
-    for (auto& a : attrs) {
-      if (a.name == key) {
-        a.value = std::move(value);
-        return;
-      }
-    }
-    attrs.push_back({std::string(key), std::move(value)});
-  }
-};
 
 bool is_void(std::string_view name) {
   static constexpr std::array<std::string_view, 13> names = {
@@ -58,69 +23,11 @@ bool is_void(std::string_view name) {
   return false;
 }
 
-bool is_space(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
-}
-
 bool is_alpha(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
-char lower(char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; }
-
-// The run of characters at `at` up to (not including) the first for which
-// `stop` is true, lower-cased; `at` moves past it.
-template <class Stop>
-std::string take_name(std::string_view s, std::size_t& at, Stop stop) {
-  std::string name;
-  while (at < s.size() && !stop(s[at])) name += lower(s[at++]);
-  return name;
-}
-
-// The tag starting at s[at] == '<', or nullopt if what follows is not one
-// (then the '<' is text). `at` moves past the '>'.
-std::optional<Tag> parse_tag(std::string_view s, std::size_t& at) {
-  std::size_t i = at + 1;
-  Tag tag;
-  tag.end = i < s.size() && s[i] == '/';
-  i += tag.end;
-  if (i >= s.size() || !is_alpha(s[i])) return std::nullopt;
-  tag.name = take_name(
-      s, i, [](char c) { return is_space(c) || c == '>' || c == '/'; });
-  while (i < s.size()) {
-    while (i < s.size() && is_space(s[i])) ++i;
-    if (i >= s.size()) break;
-    if (s[i] == '>') {
-      at = i + 1;
-      return tag;
-    }
-    if (s.substr(i, 2) == "/>") {
-      tag.self_closed = true;
-      at = i + 2;
-      return tag;
-    }
-    Attr a{take_name(s, i, [](char c) {
-             return is_space(c) || c == '=' || c == '>' || c == '/';
-           }), std::nullopt};
-    if (a.name.empty()) ++i;  // a stray '/' inside the tag
-    while (i < s.size() && is_space(s[i])) ++i;
-    if (i < s.size() && s[i] == '=') {
-      ++i;
-      while (i < s.size() && is_space(s[i])) ++i;
-      char quote = i < s.size() && (s[i] == '"' || s[i] == '\'') ? s[i] : 0;
-      std::size_t from = i + (quote != 0);
-      std::size_t to = quote ? s.find(quote, from)
-                             : s.find_first_of(" \t\n\r\f>", from);
-      if (to == std::string_view::npos) return std::nullopt;
-      a.value = std::string(s.substr(from, to - from));
-      i = to + (quote != 0);
-    }
-    if (!a.name.empty()) tag.attrs.push_back(std::move(a));
-  }
-  return std::nullopt;  // no '>' before the end of the page
-}
-
-std::string write_tag(const Tag& tag) {
+std::string write_tag(const HtmlTag& tag) {
   std::string out = tag.end ? "</" : "<";
   out += tag.name;
   for (const auto& a : tag.attrs) {
@@ -139,7 +46,7 @@ std::string write_tag(const Tag& tag) {
 
 // ---- the rewrites of one tag, each reporting whether it changed it ----
 
-bool drop_xhtml(Tag& t) {
+bool drop_xhtml(HtmlTag& t) {
   bool changed = t.self_closed;
   if (t.self_closed && is_void(t.name)) t.self_closed = false;
   const std::string* type = t.get("type");
@@ -175,7 +82,7 @@ std::string fix_fragment(const std::string& href) {
          valid_id(std::string_view(href).substr(hash + 1));
 }
 
-bool fix_ids(Tag& t) {
+bool fix_ids(HtmlTag& t) {
   bool changed = false;
   auto rewrite = [&](std::string_view key, auto fix) {
     const std::string* v = t.get(key);
@@ -207,7 +114,7 @@ constexpr std::array<Landmark, 3> landmarks = {{
 }};
 
 // The start and end tags of the landmark around `t` ("" for none).
-std::pair<std::string, std::string> landmark_around(const Tag& t) {
+std::pair<std::string, std::string> landmark_around(const HtmlTag& t) {
   const std::string* id = t.get("id");
   if (t.name != "div" || !id) return {};
   for (const auto& l : landmarks) {
@@ -221,7 +128,7 @@ std::pair<std::string, std::string> landmark_around(const Tag& t) {
 }
 
 // The page's title (div.title, Doxygen's heading) becomes its <h1>.
-bool rename_title(Tag& t) {
+bool rename_title(HtmlTag& t) {
   const std::string* cls = t.get("class");
   if (t.name != "div" || !cls || *cls != "title") return false;
   t.name = "h1";
@@ -243,8 +150,8 @@ class Cleaner {
 
   void text(std::string_view s);
   void raw(std::string_view s) { out_ += s; }
-  void start(Tag t, std::string_view source);
-  void end(Tag t, std::string_view source);
+  void start(HtmlTag t, std::string_view source);
+  void end(HtmlTag t, std::string_view source);
   std::string take() { return std::move(out_); }
 
  private:
@@ -255,7 +162,7 @@ class Cleaner {
     return false;
   }
   void name_empty_link();
-  bool level_heading(Tag& t);
+  bool level_heading(HtmlTag& t);
 
   const ApiTitles& titles_;
   std::string out_;
@@ -264,7 +171,7 @@ class Cleaner {
   // text (or an image with alt text) yet.
   struct Link {
     std::size_t at, length;
-    Tag tag;
+    HtmlTag tag;
   };
   std::optional<Link> link_;
   bool link_text_ = false;
@@ -274,7 +181,7 @@ class Cleaner {
 // A heading at most one level below the one before it (axe's
 // heading-order): the member indexes put "- a -" as an <h3> under the
 // page's <h1>.
-bool Cleaner::level_heading(Tag& t) {
+bool Cleaner::level_heading(HtmlTag& t) {
   bool heading = t.name.size() == 2 && t.name[0] == 'h' && t.name[1] >= '1' &&
                  t.name[1] <= '6';
   if (!heading) {
@@ -308,7 +215,7 @@ void Cleaner::text(std::string_view s) {
   out_ += s.substr(from);
 }
 
-void Cleaner::start(Tag t, std::string_view source) {
+void Cleaner::start(HtmlTag t, std::string_view source) {
   std::string original = t.name;
   if (t.name == "tr" && !stack_.empty() && stack_.back().written == "table") {
     out_ += "<tbody>";
@@ -342,7 +249,7 @@ void Cleaner::start(Tag t, std::string_view source) {
   }
 }
 
-void Cleaner::end(Tag t, std::string_view source) {
+void Cleaner::end(HtmlTag t, std::string_view source) {
   // The innermost open element of this name; what is open inside it
   // closes with it (the pass writes the end tags of its own <tbody>s).
   std::size_t at = stack_.size();
@@ -447,12 +354,7 @@ std::string clean_api_markup(std::string_view doxygen,
       i = to;
       continue;
     }
-    if (page.substr(i, 4) == "<!--" || page.substr(i, 2) == "<!" ||
-        page.substr(i, 2) == "<?") {
-      bool comment = page.substr(i, 4) == "<!--";
-      std::size_t end = page.find(comment ? "-->" : ">", i);
-      end = end == std::string_view::npos ? page.size()
-                                           : end + (comment ? 3 : 1);
+    if (std::size_t end = declaration_end(page, i)) {
       c.raw(page.substr(i, end - i));
       i = end;
       continue;

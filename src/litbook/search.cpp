@@ -5,97 +5,24 @@
 #include <cstdlib>
 #include <unordered_map>
 
+#include "html_tag.hpp"
+
 namespace litbook {
 
 namespace {
 
-struct Tag {
-  std::string name;    // lower case; "!" for comments and declarations
-  std::string_view attrs;
-  bool closing = false;
-  bool self_closing = false;
-  std::size_t end = 0;  // just past '>'
-};
-
-bool is_name_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-         c == '-' || c == ':';
-}
-
-// Parses the tag starting at html[pos] == '<'. Attribute values may hold
-// '>' when quoted.
-Tag parse_tag(std::string_view html, std::size_t pos) {
-  Tag t;
-  if (html.compare(pos, 4, "<!--") == 0) {
-    std::size_t e = html.find("-->", pos + 4);
-    t.name = "!";
-    t.end = e == std::string_view::npos ? html.size() : e + 3;
-    return t;
+// Moves `pos` past the markup at html[pos] == '<' and returns its tag;
+// nullopt for a comment or declaration, and for a '<' that starts neither,
+// which is text: then `pos` moves past the '<' alone, appended to `text`.
+std::optional<HtmlTag> read_markup(std::string_view html, std::size_t& pos,
+                                   std::string& text) {
+  if (std::size_t end = declaration_end(html, pos)) {
+    pos = end;
+    return std::nullopt;
   }
-  std::size_t i = pos + 1;
-  if (i < html.size() && html[i] == '/') {
-    t.closing = true;
-    ++i;
-  }
-  if (i < html.size() && (html[i] == '!' || html[i] == '?')) {
-    std::size_t e = html.find('>', i);
-    t.name = "!";
-    t.end = e == std::string_view::npos ? html.size() : e + 1;
-    return t;
-  }
-  std::size_t n = i;
-  while (n < html.size() && is_name_char(html[n])) ++n;
-  t.name.assign(html.substr(i, n - i));
-  for (char& c : t.name) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  char quote = 0;
-  std::size_t k = n;
-  for (; k < html.size(); ++k) {
-    char c = html[k];
-    if (quote) {
-      if (c == quote) quote = 0;
-    } else if (c == '"' || c == '\'') {
-      quote = c;
-    } else if (c == '>') {
-      break;
-    }
-  }
-  t.attrs = html.substr(n, k - n);
-  t.self_closing = !t.attrs.empty() && t.attrs.back() == '/';
-  t.end = k < html.size() ? k + 1 : html.size();
+  std::optional<HtmlTag> t = parse_tag(html, pos);
+  if (!t) text += html[pos++];
   return t;
-}
-
-// The value of a double-quoted attribute (what every writer of the book's
-// pages produces), or nullopt.
-std::optional<std::string_view> attr(std::string_view attrs, std::string_view name) {
-  std::size_t i = 0;
-  while ((i = attrs.find(name, i)) != std::string_view::npos) {
-    bool starts = i > 0 && (attrs[i - 1] == ' ' || attrs[i - 1] == '\n' ||
-                            attrs[i - 1] == '\t' || attrs[i - 1] == '\r');
-    std::size_t v = i + name.size();
-    if (starts && attrs.compare(v, 2, "=\"") == 0) {
-      std::size_t e = attrs.find('"', v + 2);
-      if (e == std::string_view::npos) return std::nullopt;
-      return attrs.substr(v + 2, e - v - 2);
-    }
-    i = v;
-  }
-  return std::nullopt;
-}
-
-bool has_class(std::string_view attrs, std::string_view cls) {
-  auto classes = attr(attrs, "class");
-  if (!classes) return false;
-  std::size_t i = 0;
-  while (i < classes->size()) {
-    std::size_t e = classes->find(' ', i);
-    if (e == std::string_view::npos) e = classes->size();
-    if (classes->substr(i, e - i) == cls) return true;
-    i = e + 1;
-  }
-  return false;
 }
 
 // Just past the tag that closes the element `name` whose start tag ends at
@@ -103,15 +30,15 @@ bool has_class(std::string_view attrs, std::string_view cls) {
 std::size_t skip_element(std::string_view html, const std::string& name,
                          std::size_t pos) {
   int depth = 1;
+  std::string ignored;
   while (pos < html.size()) {
-    std::size_t lt = html.find('<', pos);
-    if (lt == std::string_view::npos) return html.size();
-    Tag t = parse_tag(html, lt);
-    pos = t.end;
-    if (t.name != name) continue;
-    if (t.closing) {
+    pos = html.find('<', pos);
+    if (pos == std::string_view::npos) return html.size();
+    std::optional<HtmlTag> t = read_markup(html, pos, ignored);
+    if (!t || t->name != name) continue;
+    if (t->end) {
       if (--depth == 0) return pos;
-    } else if (!t.self_closing) {
+    } else if (!t->self_closed) {
       ++depth;
     }
   }
@@ -195,18 +122,16 @@ Kind kind_of(const std::string& name) {
 }
 
 // A span, details or a element that is skipped for its class.
-bool is_skipped_by_class(const Tag& t) {
-  if (t.attrs.find("class=") == std::string_view::npos) return false;
-  if (t.name == "span") return has_class(t.attrs, "katex-html");
-  if (t.name == "details") return has_class(t.attrs, "listing-diff");
-  return has_class(t.attrs, "footnote-ref") || has_class(t.attrs, "footnote-back");
+bool is_skipped_by_class(const HtmlTag& t) {
+  if (t.name == "span") return t.has_class("katex-html");
+  if (t.name == "details") return t.has_class("listing-diff");
+  return t.has_class("footnote-ref") || t.has_class("footnote-back");
 }
 
 // The file, region and note of a listing's caption: separate words.
-bool is_caption_part(const Tag& t) {
-  if (t.attrs.find("listing-") == std::string_view::npos) return false;
-  return has_class(t.attrs, "listing-file") || has_class(t.attrs, "listing-region") ||
-         has_class(t.attrs, "listing-note");
+bool is_caption_part(const HtmlTag& t) {
+  return t.has_class("listing-file") || t.has_class("listing-region") ||
+         t.has_class("listing-note");
 }
 
 std::string collapse_spaces(const std::string& s) {
@@ -234,7 +159,7 @@ void append_text(std::string_view html, std::string& out) {
     if (html[k] == '&') {
       k = decode_entity(html, k, out);
     } else if (html[k] == '<') {
-      k = parse_tag(html, k).end;
+      read_markup(html, k, out);
     } else {
       out += html[k++];
     }
@@ -273,7 +198,7 @@ class SectionReader {
   SectionReader(std::string_view html, std::size_t start)
       : html_(html), pos_(start), sections_(1), sink_(&sections_.back().text) {
     if (pos_ < html_.size() && html_[pos_] == '<') {
-      pos_ = parse_tag(html_, pos_).end;
+      read_markup(html_, pos_, *sink_);
     }
   }
 
@@ -285,9 +210,7 @@ class SectionReader {
       } else if (c != '<') {
         text();
       } else {
-        Tag t = parse_tag(html_, pos_);
-        pos_ = t.end;
-        if (t.name != "!" && !t.name.empty()) tag(t);
+        if (auto t = read_markup(html_, pos_, *sink_)) tag(*t);
       }
     }
     return finish();
@@ -303,15 +226,15 @@ class SectionReader {
     pos_ = next;
   }
 
-  void tag(const Tag& t) {
+  void tag(const HtmlTag& t) {
     Kind kind = kind_of(t.name);
-    if (t.closing) {
+    if (t.end) {
       if (!heading_tag_.empty() && t.name == heading_tag_) {
         heading_tag_.clear();
         sink_ = &sections_.back().text;
       }
       if (kind == Kind::block) *sink_ += ' ';
-    } else if (t.self_closing) {
+    } else if (t.self_closed) {
       if (kind == Kind::block) *sink_ += ' ';
     } else if (kind == Kind::skip ||
                (kind == Kind::maybe_skip && is_skipped_by_class(t))) {
@@ -325,9 +248,10 @@ class SectionReader {
     }
   }
 
-  void math(const Tag& t) {
+  void math(const HtmlTag& t) {
     std::size_t end = skip_element(html_, "math", pos_);
-    bool display = attr(t.attrs, "display") == std::optional<std::string_view>("block");
+    const std::string* display_attr = t.get("display");
+    bool display = display_attr && *display_attr == "block";
     append_math(html_.substr(pos_, end - pos_), display, *sink_,
                 sections_.back().code);
     pos_ = end;
@@ -345,10 +269,10 @@ class SectionReader {
 
   // Headings before the chapter's body (the boxes "In this chapter" and
   // "Before you start") do not start sections: they belong to the top.
-  void open_tag(const Tag& t, Kind kind) {
-    if (t.name == "div" && has_class(t.attrs, "page-body")) in_body_ = true;
+  void open_tag(const HtmlTag& t, Kind kind) {
+    if (t.name == "div" && t.has_class("page-body")) in_body_ = true;
     if (in_body_ && heading_tag_.empty() && (t.name == "h2" || t.name == "h3")) {
-      if (auto id = attr(t.attrs, "id"); id && !id->empty()) {
+      if (const std::string* id = t.get("id"); id && !id->empty()) {
         sections_.push_back({std::string(*id), {}, {}, {}});
         heading_tag_ = t.name;
         sink_ = &sections_.back().heading;

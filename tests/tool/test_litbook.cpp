@@ -259,6 +259,25 @@ private:
   INFO("exit status: " << (r).status << "\nstdout:\n" << (r).out \
                        << "\nstderr:\n" << (r).err)
 
+// Runs litbook with `args` and requires that it succeeds; returns the run
+// for the caller to read its output.
+Result succeeds(const Project& p, const std::vector<std::string>& args,
+                std::chrono::seconds timeout = std::chrono::seconds(120)) {
+  Result r = p.litbook(args, timeout);
+  LOG_RUN(r);
+  REQUIRE(r.status == 0);
+  return r;
+}
+
+// Runs litbook with `args` and requires that it fails (what it may write
+// is the caller's to check); returns the run for its messages.
+Result fails(const Project& p, const std::vector<std::string>& args) {
+  Result r = p.litbook(args);
+  LOG_RUN(r);
+  REQUIRE(r.status != 0);
+  return r;
+}
+
 // The two-chapter book most tangle tests start from: 01-alpha defines a
 // class with a placeholder, 02-beta fills it. Tangled once, so snippets/
 // exists and a failing tangle has something it must not touch.
@@ -299,9 +318,7 @@ void make_tangled_book(const Project& p) {
   p.book({"01-alpha", "02-beta"});
   p.chapter("01-alpha", kAlpha);
   p.chapter("02-beta", kBeta);
-  auto r = p.litbook({"tangle"});
-  LOG_RUN(r);
-  REQUIRE(r.status == 0);
+  succeeds(p, {"tangle"});
   REQUIRE(p.exists("snippets/llm/a.hpp"));
 }
 
@@ -310,9 +327,7 @@ void make_tangled_book(const Project& p) {
 Result fails_untouched(const Project& p,
                        const std::vector<std::string>& args) {
   Tree before = p.tree();
-  Result r = p.litbook(args);
-  LOG_RUN(r);
-  REQUIRE(r.status != 0);
+  Result r = fails(p, args);
   REQUIRE(changes(before, p.tree()) == "");
   return r;
 }
@@ -334,18 +349,14 @@ Result check_fails(const Project& p) { return fails_untouched(p, {"check"}); }
 // page; the render must succeed.
 std::string rendered_page(const Project& p, const std::string& stem) {
   p.copy_from_source("book/template.html");
-  auto page = p.litbook({"render", "chapters/" + stem + ".md", "--site", "site"});
-  LOG_RUN(page);
-  REQUIRE(page.status == 0);
+  succeeds(p, {"render", "chapters/" + stem + ".md", "--site", "site"});
   return p.read("site/" + stem + ".html");
 }
 
 // Checks the book, then renders chapter STEM as rendered_page does; both
 // steps must succeed.
 std::string checked_page(Project& p, const std::string& stem) {
-  auto r = p.litbook({"check"});
-  LOG_RUN(r);
-  REQUIRE(r.status == 0);
+  succeeds(p, {"check"});
   return rendered_page(p, stem);
 }
 
@@ -361,10 +372,18 @@ struct PageHas {
 
 // Runs `litbook check` on the project and requires that it passes silently.
 void check_passes(const Project& p) {
-  Result r = p.litbook({"check"});
-  LOG_RUN(r);
-  REQUIRE(r.status == 0);
+  auto r = succeeds(p, {"check"});
   REQUIRE(r.err == "");
+}
+
+// check's message for checked value NAME on line LINE of 01-alpha, which
+// the demo published as PROGRAM and the prose writes as PROSE.
+std::string value_differs(int line, const std::string& name,
+                          const std::string& program,
+                          const std::string& prose) {
+  return "chapters/01-alpha.md:" + std::to_string(line) +
+         ": checked value '" + name + "' is " + program +
+         " in the program but the prose says " + prose;
 }
 
 // The text of a tangled file: the generated-file notice, then the body.
@@ -597,9 +616,7 @@ TEST_CASE("a hand-edited snippet: tangle refuses, --check fails, --force "
                               "change into its chapter (or run litbook tangle "
                               "--force to discard it)"));
 
-  auto check = p.litbook({"tangle", "--check"});
-  LOG_RUN(check);
-  REQUIRE(check.status != 0);
+  auto check = fails(p, {"tangle", "--check"});
   // Line 7: three header lines, "// alpha: a-top", "struct A {", the
   // fill's comment, then the edited line.
   REQUIRE_THAT(check.err, HasLine("snippets/llm/a.hpp: edited by hand; line "
@@ -607,15 +624,11 @@ TEST_CASE("a hand-edited snippet: tangle refuses, --check fails, --force "
                                   "has '  int x = 42;'"));
   REQUIRE(changes(before, p.tree()) == "");
 
-  auto force = p.litbook({"tangle", "--force"});
-  LOG_RUN(force);
-  REQUIRE(force.status == 0);
+  succeeds(p, {"tangle", "--force"});
   REQUIRE(p.read("snippets/llm/a.hpp") == good);
   REQUIRE(p.read("snippets/demos/01-alpha.cpp").find("return 1;") !=
           std::string::npos);
-  auto again = p.litbook({"tangle", "--check"});
-  LOG_RUN(again);
-  REQUIRE(again.status == 0);
+  succeeds(p, {"tangle", "--check"});
 }
 
 TEST_CASE("a file in snippets/ that litbook did not write makes tangle "
@@ -632,9 +645,7 @@ TEST_CASE("a file in snippets/ that litbook did not write makes tangle "
                               "litbook; snippets/ holds only tangled files "
                               "(move this code into a chapter)"));
   // --force discards hand edits of generated files, never foreign files.
-  auto force = p.litbook({"tangle", "--force"});
-  LOG_RUN(force);
-  REQUIRE(force.status != 0);
+  fails(p, {"tangle", "--force"});
   REQUIRE(changes(before, p.tree()) == "");
 }
 
@@ -655,9 +666,7 @@ TEST_CASE("a stale snippet fails tangle --check, which writes nothing",
                                 "'  int x = 0;'"));
     REQUIRE(lines_of(r.err).size() == 1);
     // tangle brings it up to date; then --check passes.
-    auto t = p.litbook({"tangle"});
-    LOG_RUN(t);
-    REQUIRE(t.status == 0);
+    succeeds(p, {"tangle"});
     REQUIRE(p.read("snippets/llm/a.hpp").find("int x = 1;") != std::string::npos);
     REQUIRE(p.litbook({"tangle", "--check"}).status == 0);
   }
@@ -802,9 +811,7 @@ void reset() { n_ = 0; }
   };
   const std::vector<std::string> manifest = {"snippets.cmake"};
 
-  auto r = p.litbook({"tangle"});
-  LOG_RUN(r);
-  REQUIRE(r.status == 0);
+  succeeds(p, {"tangle"});
   require_tree(snapshot(p.dir() / "snippets", manifest), whole);
   require_manifest(p.dir() / "snippets", "  llm/counter.cpp\n", "  01-alpha\n");
 
@@ -812,23 +819,17 @@ void reset() { n_ = 0; }
     for (std::string upto : {"alpha", "01", "01-alpha"}) {
       INFO("--upto " << upto);
       fs::remove_all(p.dir() / "snap");
-      auto u = p.litbook({"tangle", "--upto", upto, "--out", "snap"});
-      LOG_RUN(u);
-      REQUIRE(u.status == 0);
+      succeeds(p, {"tangle", "--upto", upto, "--out", "snap"});
       require_tree(snapshot(p.dir() / "snap", manifest), first);
       require_manifest(p.dir() / "snap", "", "  01-alpha\n");
     }
     require_tree(snapshot(p.dir() / "snippets", manifest), whole);
   }
   SECTION("--check passes after tangling, and tangling again writes nothing") {
-    auto c = p.litbook({"tangle", "--check"});
-    LOG_RUN(c);
-    REQUIRE(c.status == 0);
+    auto c = succeeds(p, {"tangle", "--check"});
     REQUIRE(c.out == "snippets are up to date (4 files)\n");
     Tree before = p.tree();
-    auto again = p.litbook({"tangle"});
-    LOG_RUN(again);
-    REQUIRE(again.status == 0);
+    auto again = succeeds(p, {"tangle"});
     REQUIRE(again.err == "");
     REQUIRE(changes(before, p.tree()) == "");
   }
@@ -917,9 +918,7 @@ TEST_CASE("demo settings in the front matter reach the build manifest",
   make_tangled_book(p);
   p.write("chapters/02-beta.md",
           beta_with_demo("  timeout: 420\n  quick: true\n  reads: [01-alpha]\n"));
-  auto r = p.litbook({"tangle"});
-  LOG_RUN(r);
-  REQUIRE(r.status == 0);
+  succeeds(p, {"tangle"});
   std::string manifest = p.read("snippets/snippets.cmake");
   REQUIRE_THAT(manifest, HasLine("set(LITBOOK_DEMO_ARGS_02-beta --timeout 420 --quick)"));
   REQUIRE_THAT(manifest, HasLine("set(LITBOOK_DEMO_READS_02-beta 01-alpha)"));
@@ -934,9 +933,7 @@ TEST_CASE("a program for readers is tangled and listed in the manifest",
   p.chapter("02-beta", std::string(kBeta) +
                            "\n```{.cpp file=\"programs/tool.cpp\" "
                            "region=\"beta-tool\"}\nint main() { return 0; }\n```\n");
-  auto r = p.litbook({"tangle"});
-  LOG_RUN(r);
-  REQUIRE(r.status == 0);
+  succeeds(p, {"tangle"});
   REQUIRE_THAT(p.read("snippets/programs/tool.cpp"),
                Catch::Contains("int main() { return 0; }"));
   REQUIRE_THAT(p.read("snippets/snippets.cmake"),
@@ -1052,13 +1049,9 @@ The mean is [0.50]{value=mean}, which is small.
             R"({"mean": {"kind": "number", "value": "0.25"}})");
   Tree before = p.tree();
   auto r = check_fails(p);
-  REQUIRE_THAT(r.err, HasLine("chapters/01-alpha.md:13: checked value 'mean' "
-                              "is 0.25 in the program but the prose says "
-                              "0.50"));
+  REQUIRE_THAT(r.err, HasLine(value_differs(13, "mean", "0.25", "0.50")));
 
-  auto u = p.litbook({"check", "--update"});
-  LOG_RUN(u);
-  REQUIRE(u.status == 0);
+  auto u = succeeds(p, {"check", "--update"});
   REQUIRE_THAT(u.err, HasLine("litbook: updated 1 place(s) in "
                               "chapters/01-alpha.md"));
   std::string expected = original;
@@ -1089,24 +1082,14 @@ TEST_CASE("check --update writes each value at the precision written",
                 "name": {"kind": "text", "text": "new"}})");
 
   auto r = check_fails(p);
-  REQUIRE_THAT(r.err, HasLine("chapters/01-alpha.md:11: checked value 'p' is "
-                              "0.318 in the program but the prose says "
-                              "0.500"));
-  REQUIRE_THAT(r.err, HasLine("chapters/01-alpha.md:11: checked value 'tiny' "
-                              "is 1.2e-07 in the program but the prose says "
-                              "2.5e-07"));
-  REQUIRE_THAT(r.err, HasLine("chapters/01-alpha.md:11: checked value 'big' "
-                              "is 12,345 in the program but the prose says "
-                              "1,000"));
-  REQUIRE_THAT(r.err, HasLine("chapters/01-alpha.md:11: checked value 'name' "
-                              "is new in the program but the prose says old"));
-  REQUIRE_THAT(r.err, HasLine("chapters/01-alpha.md:12: checked value 'p' is "
-                              "0.3 in the program but the prose says 0.1"));
+  REQUIRE_THAT(r.err, HasLine(value_differs(11, "p", "0.318", "0.500")));
+  REQUIRE_THAT(r.err, HasLine(value_differs(11, "tiny", "1.2e-07", "2.5e-07")));
+  REQUIRE_THAT(r.err, HasLine(value_differs(11, "big", "12,345", "1,000")));
+  REQUIRE_THAT(r.err, HasLine(value_differs(11, "name", "new", "old")));
+  REQUIRE_THAT(r.err, HasLine(value_differs(12, "p", "0.3", "0.1")));
   REQUIRE(lines_of(r.err).size() == 7);  // A B C D E F, H (G is right)
 
-  auto u = p.litbook({"check", "--update"});
-  LOG_RUN(u);
-  REQUIRE(u.status == 0);
+  succeeds(p, {"check", "--update"});
   REQUIRE(p.read("chapters/01-alpha.md") ==
           chapter_md("alpha",
                      "A [0.3]{value=p}, B [0.318]{value=p}, C "
@@ -1114,9 +1097,7 @@ TEST_CASE("check --update writes each value at the precision written",
                      "[12,345]{value=big}, F [new]{value=name}.\n"
                      "Naïve “quotes” then G [0.32]{value=p} and H "
                      "[0.3]{value=p}.\n"));
-  auto again = p.litbook({"check"});
-  LOG_RUN(again);
-  REQUIRE(again.status == 0);
+  succeeds(p, {"check"});
 }
 
 TEST_CASE("an output block that differs fails check at the first differing "
@@ -1164,9 +1145,7 @@ That is all.
   REQUIRE_THAT(r.err, HasLine(where));
   REQUIRE(lines_of(r.err).size() == 1);
 
-  auto u = p.litbook({"check", "--update"});
-  LOG_RUN(u);
-  REQUIRE(u.status == 0);
+  succeeds(p, {"check", "--update"});
   std::string expected = original;
   auto open = expected.find("```{.output}\n") + 13;
   auto close = expected.find("```\n", open);
@@ -1209,9 +1188,7 @@ Another caption.
   p.write("build/out/01-alpha/tables/nope.json",
           R"({"columns": ["a"], "rows": []})");
   p.write("build/out/01-alpha/figures/nope.svg", "<svg></svg>\n");
-  auto ok = p.litbook({"check"});
-  LOG_RUN(ok);
-  REQUIRE(ok.status == 0);
+  succeeds(p, {"check"});
 }
 
 TEST_CASE("an unbound number in prose fails the lint; literals, single "
@@ -1388,9 +1365,7 @@ TEST_CASE("a link in the front matter is checked, at line 1",
                 "'\n---\n\nBeta.\n");
   };
   beta("[Alpha](chapter:alpha): everything.");
-  auto ok = p.litbook({"check"});
-  LOG_RUN(ok);
-  REQUIRE(ok.status == 0);
+  succeeds(p, {"check"});
   beta("[Gamma](chapter:gamma): nothing.");
   auto r = check_fails(p);
   REQUIRE(lines_of(r.err) ==
@@ -1522,9 +1497,7 @@ Inline $6 \cdot 4 = 24$ predictions,
 $\sqrt{9 + 16 + 144} = 13$ and $0.1 / 0.19 \approx 0.53$; but
 $6 \cdot 4 =$ [24]{value=count} passes the math rule.
 )md");
-    auto r = p.litbook({"check"});
-    LOG_RUN(r);
-    REQUIRE(r.status != 0);
+    auto r = fails(p, {"check"});
     const std::string tail =
         "' in math is a computed result that no check compares with the "
         "demo: keep the computation in math and write the result after it "
@@ -1568,9 +1541,7 @@ and [here](#local-heading).
 
 ## Local heading
 )md");
-  auto ok = p.litbook({"check"});
-  LOG_RUN(ok);
-  REQUIRE(ok.status == 0);
+  succeeds(p, {"check"});
 }
 
 // ===========================================================================
@@ -1596,9 +1567,7 @@ TEST_CASE("invalid TeX fails render with the formula's line and writes no "
   SECTION("no page is created") {
     p.write("chapters/01-alpha.md", with_math("\\frac{1}", "a+b"));
     Tree before = p.tree(cache);
-    auto r = p.litbook({"render", "chapters/01-alpha.md"});
-    LOG_RUN(r);
-    REQUIRE(r.status != 0);
+    auto r = fails(p, {"render", "chapters/01-alpha.md"});
     REQUIRE_THAT(r.err, HasLineStartingWith(
                             "chapters/01-alpha.md:13: invalid TeX in "
                             "$\\frac{1}$: KaTeX parse error: "));
@@ -1607,17 +1576,13 @@ TEST_CASE("invalid TeX fails render with the formula's line and writes no "
   }
   SECTION("an earlier page stays as it was") {
     p.write("chapters/01-alpha.md", with_math("y_1", "a+b"));
-    auto ok = p.litbook({"render", "chapters/01-alpha.md"});
-    LOG_RUN(ok);
-    REQUIRE(ok.status == 0);
+    succeeds(p, {"render", "chapters/01-alpha.md"});
     const std::string page = p.read("build/site/01-alpha.html");
     REQUIRE(page.find("katex") != std::string::npos);
 
     p.write("chapters/01-alpha.md", with_math("y_1", "\\nosuchcommand{a}"));
     Tree before = p.tree(cache);
-    auto r = p.litbook({"render", "chapters/01-alpha.md"});
-    LOG_RUN(r);
-    REQUIRE(r.status != 0);
+    auto r = fails(p, {"render", "chapters/01-alpha.md"});
     REQUIRE_THAT(r.err, HasLineStartingWith(
                             "chapters/01-alpha.md:15: invalid TeX in "));
     REQUIRE_THAT(r.err, Catch::Matchers::Contains(
@@ -1646,15 +1611,22 @@ void make_demo_project(const Project& p) {
 
 // Runs `script` as the chapter's demo; requires that run-demo fails and
 // leaves every file of the project (the old outputs included) as it was.
-Result demo_fails(const Project& p, const std::string& script,
-                  const std::vector<std::string>& extra = {}) {
-  make_demo_project(p);
-  p.script("demo.sh", script);
+// The arguments that run demo.sh as chapter 01-alpha's demo into
+// build/out/01-alpha, then `extra`.
+std::vector<std::string> run_demo_args(
+    const std::vector<std::string>& extra = {}) {
   std::vector<std::string> args = {"run-demo", "--exe", "demo.sh", "--out",
                                    "build/out/01-alpha", "--chapter",
                                    "chapters/01-alpha.md"};
   args.insert(args.end(), extra.begin(), extra.end());
-  return fails_untouched(p, args);
+  return args;
+}
+
+Result demo_fails(const Project& p, const std::string& script,
+                  const std::vector<std::string>& extra = {}) {
+  make_demo_project(p);
+  p.script("demo.sh", script);
+  return fails_untouched(p, run_demo_args(extra));
 }
 
 }  // namespace
@@ -1723,11 +1695,7 @@ TEST_CASE("run-demo --runs 1 runs the demo once; a bad count changes "
     // would print run=2 and fail the comparison.
     p.script("demo.sh", "#!/bin/sh\necho x >> runs.txt\n"
                         "echo run=$(wc -l < runs.txt)\n");
-    auto r = p.litbook({"run-demo", "--exe", "demo.sh", "--out",
-                        "build/out/01-alpha", "--chapter",
-                        "chapters/01-alpha.md", "--runs", "1"});
-    LOG_RUN(r);
-    REQUIRE(r.status == 0);
+    succeeds(p, run_demo_args({"--runs", "1"}));
     CHECK(p.read("runs.txt") == "x\n");
     CHECK(p.read("build/out/01-alpha/stdout.txt") == "run=1\n");
   }
@@ -1787,11 +1755,7 @@ TEST_CASE("a quick demo is checked by the prefix of its trace",
   SECTION("the quick run traces the same first steps: its outputs publish") {
     make_demo_project(p);
     p.script("demo.sh", training_script("2"));
-    auto r = p.litbook({"run-demo", "--exe", "demo.sh", "--out",
-                        "build/out/01-alpha", "--chapter",
-                        "chapters/01-alpha.md", "--quick"});
-    LOG_RUN(r);
-    REQUIRE(r.status == 0);
+    succeeds(p, run_demo_args({"--quick"}));
     // The full run's stdout, trace and artifact; not the quick run's.
     REQUIRE(p.read("build/out/01-alpha/stdout.txt") == "steps=4\n");
     REQUIRE(p.read("build/out/01-alpha/trace.txt") ==
@@ -1821,11 +1785,7 @@ TEST_CASE("a quick demo is checked by the prefix of its trace",
   SECTION("without --quick both runs are full and compared whole") {
     make_demo_project(p);
     p.script("demo.sh", training_script("2", "other"));
-    auto r = p.litbook({"run-demo", "--exe", "demo.sh", "--out",
-                        "build/out/01-alpha", "--chapter",
-                        "chapters/01-alpha.md"});
-    LOG_RUN(r);
-    REQUIRE(r.status == 0);
+    succeeds(p, run_demo_args());
     REQUIRE(p.read("build/out/01-alpha/trace.txt") ==
             "step 1\nstep 2\nstep 3\nstep 4\n");
   }
@@ -1842,11 +1802,7 @@ TEST_CASE("a good demo replaces the old outputs completely", "[tool][demo]") {
            "mkdir -p \"$LITBOOK_OUT/tables\"\n"
            "echo '{\"columns\":[\"a\"],\"rows\":[]}' > "
            "\"$LITBOOK_OUT/tables/t.json\"\n");
-  auto r = p.litbook({"run-demo", "--exe", "demo.sh", "--out",
-                      "build/out/01-alpha", "--chapter",
-                      "chapters/01-alpha.md", "--max-output", "1000"});
-  LOG_RUN(r);
-  REQUIRE(r.status == 0);
+  succeeds(p, run_demo_args({"--max-output", "1000"}));
   Tree out = snapshot(p.dir() / "build/out/01-alpha");
   require_tree(out, Tree{{"stdout.txt", "mean=0.250000\n"},
                       {"values.json",
@@ -1883,9 +1839,7 @@ TEST_CASE("an empty output block matches a demo that prints nothing",
   p.write("build/out/01-alpha/values.json", "{}\n");
   SECTION("empty output passes") {
     p.write("build/out/01-alpha/stdout.txt", "");
-    auto r = p.litbook({"check"});
-    LOG_RUN(r);
-    REQUIRE(r.status == 0);
+    succeeds(p, {"check"});
   }
   SECTION("output without a final newline is reported, not 'updated'") {
     p.write("build/out/01-alpha/stdout.txt", "a=1");
@@ -1950,9 +1904,7 @@ TEST_CASE("CRLF chapters are accepted: same code, --update keeps CRLF",
     std::string rel = std::string("chapters/") + stem + ".md";
     crlf.write(rel, with_crlf(crlf.read(rel)));
   }
-  auto r = crlf.litbook({"tangle", "--force"});
-  LOG_RUN(r);
-  REQUIRE(r.status == 0);
+  succeeds(crlf, {"tangle", "--force"});
   // The tangled code is the same bytes as from the LF chapters.
   REQUIRE(crlf.tree({"chapters"}) == lf.tree({"chapters"}));
 
@@ -1963,9 +1915,7 @@ TEST_CASE("CRLF chapters are accepted: same code, --update keeps CRLF",
                                            "```{.output}\nm=0.3\n```\n")));
   crlf.outputs("01-alpha", "m=0.250000\n",
                R"({"m": {"kind": "number", "value": "0.25"}})" "\n");
-  auto u = crlf.litbook({"check", "--update"});
-  LOG_RUN(u);
-  REQUIRE(u.status == 0);
+  succeeds(crlf, {"check", "--update"});
   REQUIRE(crlf.read("chapters/01-alpha.md") ==
           with_crlf(chapter_md("alpha", "Mean [0.2]{value=m}.\n\n"
                                         "```{.output}\nm=0.250000\n```\n")));
@@ -1988,20 +1938,12 @@ TEST_CASE("a 5 MB chapter is parsed, tangled and checked",
   // Pandoc needs about 20 s for 5 MB on this machine, more when it is busy;
   // the generous limit only stops a hang. Speed is measured by
   // tools/bench-build.sh, not here.
-  auto parse = p.litbook({"parse", "chapters/01-alpha.md", "--model-dir",
-                          "build/model"},
-                         std::chrono::seconds(900));
-  LOG_RUN(parse);
-  REQUIRE(parse.status == 0);
-  auto t = p.litbook({"tangle", "--model-dir", "build/model"},
-                     std::chrono::seconds(900));
-  LOG_RUN(t);
-  REQUIRE(t.status == 0);
+  const std::chrono::seconds limit(900);
+  succeeds(p, {"parse", "chapters/01-alpha.md", "--model-dir", "build/model"},
+           limit);
+  succeeds(p, {"tangle", "--model-dir", "build/model"}, limit);
   REQUIRE(p.read("snippets/llm/big.hpp").find("int big;") != std::string::npos);
-  auto c = p.litbook({"check", "--model-dir", "build/model"},
-                     std::chrono::seconds(900));
-  LOG_RUN(c);
-  REQUIRE(c.status == 0);
+  succeeds(p, {"check", "--model-dir", "build/model"}, limit);
   auto seconds = std::chrono::duration<double>(
                      std::chrono::steady_clock::now() - start).count();
   WARN("parse + tangle + check of a 5 MB chapter took " << seconds << " s");
@@ -2014,10 +1956,8 @@ TEST_CASE("tangle --model-dir reuses a parsed chapter only while its text "
   p.chapter("01-alpha", kAlpha);
   p.chapter("02-beta", kBeta);
   for (const char* stem : {"01-alpha", "02-beta"}) {
-    auto parse = p.litbook({"parse", std::string("chapters/") + stem + ".md",
-                            "--model-dir", "build/model"});
-    LOG_RUN(parse);
-    REQUIRE(parse.status == 0);
+    succeeds(p, {"parse", std::string("chapters/") + stem + ".md",
+                 "--model-dir", "build/model"});
     REQUIRE(p.exists(std::string("build/model/") + stem + ".code.key"));
   }
   // As a snapshot does it, after an edit the build has not seen: the model
@@ -2025,9 +1965,7 @@ TEST_CASE("tangle --model-dir reuses a parsed chapter only while its text "
   std::string edited = kBeta;
   edited.replace(edited.find("int x = 0;"), 10, "int x = 7;");
   p.chapter("02-beta", edited);
-  auto t = p.litbook({"tangle", "--model-dir", "build/model", "--out", "snap"});
-  LOG_RUN(t);
-  REQUIRE(t.status == 0);
+  succeeds(p, {"tangle", "--model-dir", "build/model", "--out", "snap"});
   CHECK(p.read("snap/llm/a.hpp").find("int x = 7;") != std::string::npos);
   CHECK(p.read("snap/llm/a.hpp").find("int x = 0;") == std::string::npos);
   // A model whose code was changed behind the key's back is used as it is
@@ -2035,9 +1973,7 @@ TEST_CASE("tangle --model-dir reuses a parsed chapter only while its text "
   std::string code = p.read("build/model/01-alpha.code.json");
   code.replace(code.find("return 0;"), 9, "return 3;");
   p.write("build/model/01-alpha.code.json", code);
-  auto u = p.litbook({"tangle", "--model-dir", "build/model", "--out", "snap2"});
-  LOG_RUN(u);
-  REQUIRE(u.status == 0);
+  succeeds(p, {"tangle", "--model-dir", "build/model", "--out", "snap2"});
   CHECK(p.read("snap2/demos/01-alpha.cpp").find("return 3;") != std::string::npos);
 }
 
@@ -2099,9 +2035,7 @@ double twice(double x);
 int size() const;
 ```
 )md");
-  auto tangled = p.litbook({"tangle", "--listings", "build/listings"});
-  LOG_RUN(tangled);
-  REQUIRE(tangled.status == 0);
+  auto tangled = succeeds(p, {"tangle", "--listings", "build/listings"});
 
   // The generated file: three header lines, then
   //  4 // alpha: a-top            11   int size() const;
@@ -2135,10 +2069,8 @@ int size() const;
   auto doxygen = litbook::run_process({"doxygen", "Doxyfile"}, options);
   INFO("doxygen: " << doxygen.err);
   REQUIRE(doxygen.exit_code == 0);
-  auto listed = p.litbook({"api-symbols", "--xml", "build/doxygen/xml",
-                           "--out", "build/model/api-symbols.json"});
-  LOG_RUN(listed);
-  REQUIRE(listed.status == 0);
+  succeeds(p, {"api-symbols", "--xml", "build/doxygen/xml",
+               "--out", "build/model/api-symbols.json"});
   auto symbols = Json::parse(p.read("build/model/api-symbols.json"));
   std::map<std::string, Json> by_name;
   for (const auto& s : symbols) by_name[s["name"].get<std::string>()] = s;
@@ -2156,12 +2088,10 @@ int size() const;
   const std::string twice_href = by_name["twice"]["href"];
   CHECK(twice_href.rfind("api/namespacellm.html#a", 0) == 0);
 
-  auto rendered = p.litbook({"render", "chapters/01-alpha.md",
-                             "chapters/02-beta.md", "--listings",
-                             "build/listings", "--api",
-                             "build/model/api-symbols.json"});
-  LOG_RUN(rendered);
-  REQUIRE(rendered.status == 0);
+  succeeds(p, {"render", "chapters/01-alpha.md",
+               "chapters/02-beta.md", "--listings",
+               "build/listings", "--api",
+               "build/model/api-symbols.json"});
   auto link = [](const std::string& href, const std::string& name) {
     return "<a href=\"" + href + "\" title=\"API reference\"><code>" + name +
            "</code></a>";
@@ -2186,9 +2116,8 @@ int size() const;
                                        link(size_href, "Alpha::size") + "</p>"));
 
   // Without --api, listings link nothing.
-  auto plain = p.litbook({"render", "chapters/01-alpha.md", "--listings",
-                          "build/listings"});
-  REQUIRE(plain.status == 0);
+  succeeds(p, {"render", "chapters/01-alpha.md", "--listings",
+               "build/listings"});
   CHECK(p.read("build/site/01-alpha.html").find("listing-api") ==
         std::string::npos);
 }
@@ -2225,9 +2154,7 @@ TEST_CASE("the preface quotes a demo's published text; a reference to "
   SECTION("a text value becomes the element's text, escaped") {
     p.write("book/preface.html",
             "<p>Before.</p>\n<p data-value=\"01-alpha/sample\"></p>\n");
-    auto r = p.litbook({"render", "--landing"});
-    LOG_RUN(r);
-    REQUIRE(r.status == 0);
+    succeeds(p, {"render", "--landing"});
     CHECK_THAT(p.read("build/site/index.html"),
                Catch::Matchers::Contains(
                    "<p>Before.</p>\n<p data-value=\"01-alpha/sample\">"
@@ -2265,9 +2192,7 @@ TEST_CASE("a part's review page NNr-slug.md follows chapter NN and is "
 
   SECTION("listed after chapter 01, it renders with the review mark") {
     p.book({"01-alpha", "01r-alpha-review"});
-    auto r = p.litbook({"render", "--landing"});
-    LOG_RUN(r);
-    REQUIRE(r.status == 0);
+    succeeds(p, {"render", "--landing"});
     const std::string landing = p.read("build/site/index.html");
     CHECK_THAT(landing, Catch::Matchers::Contains(
                             "<a href=\"01r-alpha-review.html\"><span "
@@ -2314,12 +2239,8 @@ TEST_CASE("a checked value in exponent form is compared in the author's "
                 "small": {"kind": "number", "value": "1.5e-07"},
                 "big": {"kind": "number", "value": "3e12"}})");
   auto r = check_fails(p);
-  CHECK_THAT(r.err, HasLine("chapters/01-alpha.md:12: checked value 'zero' "
-                            "is 0.0e+00 in the program but the prose says "
-                            "1.0e+00"));
-  CHECK_THAT(r.err, HasLine("chapters/01-alpha.md:12: checked value 'small' "
-                            "is 1.5e-07 in the program but the prose says "
-                            "1.5e-08"));
+  CHECK_THAT(r.err, HasLine(value_differs(12, "zero", "0.0e+00", "1.0e+00")));
+  CHECK_THAT(r.err, HasLine(value_differs(12, "small", "1.5e-07", "1.5e-08")));
   CHECK(lines_of(r.err).size() == 2);  // line 11 is right in every style
 }
 
@@ -2380,9 +2301,7 @@ Yes.
 
 ## Beta heading
 )md");
-  auto bad = p.litbook({"check"});
-  LOG_RUN(bad);
-  REQUIRE(bad.status != 0);
+  auto bad = fails(p, {"check"});
   CHECK_THAT(bad.err, HasLine("chapters/02-beta.md:11: link to unknown anchor "
                               "'#exercise-9' in chapter 'beta'"));
   CHECK_THAT(bad.err, HasLine("chapters/02-beta.md:11: a link without text "
@@ -2411,9 +2330,7 @@ TEST_CASE("a value or literal marker inside code is reported at its line, "
   p.book({"01-alpha"});
   p.chapter("01-alpha", "```{.cpp file=\"llm/a.hpp\" region=\"a\"}\n"
                         "int a;\n// groups of [32]{.lit} rows\n```\n");
-  auto r = p.litbook({"tangle"});
-  LOG_RUN(r);
-  REQUIRE(r.status != 0);
+  auto r = fails(p, {"tangle"});
   CHECK_THAT(r.err, HasLine("chapters/01-alpha.md:13: a code block holds the "
                             "marker '[32]{.lit}', which code shows as it is: "
                             "write the number or name plainly"));
@@ -2496,9 +2413,7 @@ TEST_CASE("check: a workbench is one of book.yaml's, and each step waits "
   }
   p.chapter("01-alpha", text);
   p.outputs("01-alpha", "", "{\"sum\": {\"kind\": \"number\", \"value\": \"4\"}}\n");
-  auto r = p.litbook({"check"});
-  LOG_RUN(r);
-  REQUIRE(r.status != 0);
+  auto r = fails(p, {"check"});
   CHECK_THAT(r.err, HasLine(message));
 }
 
@@ -2532,9 +2447,7 @@ TEST_CASE("book.yaml's workbenches: each named, with its files and events",
     message = "book/book.yaml:3: workbench 'dials' is listed twice";
   }
   p.book({"01-alpha"}, extra);
-  auto r = p.litbook({"check"});
-  LOG_RUN(r);
-  REQUIRE(r.status != 0);
+  auto r = fails(p, {"check"});
   CHECK_THAT(r.err, HasLine(message));
 }
 
@@ -2548,23 +2461,17 @@ TEST_CASE("verify-site reports a script or stylesheet the page cannot load",
   p.write("site/index.html", page);
   p.write("site/style.css", "");
   SECTION("a missing script is a broken link") {
-    auto r = p.litbook({"verify-site", "site"});
-    LOG_RUN(r);
-    REQUIRE(r.status != 0);
+    auto r = fails(p, {"verify-site", "site"});
     REQUIRE(r.err.find("broken link 'workbench/attention.js'") != std::string::npos);
   }
   SECTION("with the script in place the site passes") {
     p.write("site/workbench/attention.js", "");
-    auto r = p.litbook({"verify-site", "site"});
-    LOG_RUN(r);
-    REQUIRE(r.status == 0);
+    succeeds(p, {"verify-site", "site"});
   }
   SECTION("a missing stylesheet is a broken link") {
     fs::remove(p.dir() / "site/style.css");
     p.write("site/workbench/attention.js", "");
-    auto r = p.litbook({"verify-site", "site"});
-    LOG_RUN(r);
-    REQUIRE(r.status != 0);
+    auto r = fails(p, {"verify-site", "site"});
     REQUIRE(r.err.find("broken link 'style.css'") != std::string::npos);
   }
 }
@@ -2642,9 +2549,7 @@ TEST_CASE("a fence left open swallows the output block: reported at the "
     p.chapter("01-alpha",
               "Text.\n\n````markdown\n```{.output}\nhello\n```\n````\n\n"
               "```{.output}\nhello\n```\n");
-    auto r = p.litbook({"check"});
-    LOG_RUN(r);
-    REQUIRE(r.status == 0);
+    succeeds(p, {"check"});
   }
   SECTION("a demo that prints needs an output block") {
     p.chapter("01-alpha", "Text.\n");
@@ -2707,14 +2612,10 @@ TEST_CASE("a link to a revised region: check and render agree on its id",
   SECTION("#region-foo-revised passes check and is the id render writes") {
     p.chapter("03-gamma", "See [it](chapter:beta#region-foo-revised) and "
                           "[the first](chapter:alpha#region-foo).\n");
-    auto r = p.litbook({"check"});
-    LOG_RUN(r);
-    REQUIRE(r.status == 0);
+    succeeds(p, {"check"});
     for (const char* stem : {"01-alpha", "02-beta", "03-gamma"}) {
-      auto page = p.litbook({"render", std::string("chapters/") + stem + ".md",
-                             "--site", "site"});
-      LOG_RUN(page);
-      REQUIRE(page.status == 0);
+      succeeds(p, {"render", std::string("chapters/") + stem + ".md",
+                   "--site", "site"});
     }
     CHECK(p.read("site/01-alpha.html").find("id=\"region-foo\"") !=
           std::string::npos);
@@ -2823,9 +2724,7 @@ TEST_CASE("a compiler error in a tangled snippet also names the chapter line",
   // region comment (6), then the region's first line.
   p.chapter("02-beta", "A member.\n\n```{.cpp fill=\"a-members\" "
                        "region=\"a-x\"}\nint x = undefined_name;\n```\n");
-  auto t = p.litbook({"tangle", "--listings", "build/listings"});
-  LOG_RUN(t);
-  REQUIRE(t.status == 0);
+  succeeds(p, {"tangle", "--listings", "build/listings"});
   auto r = fails_untouched(
       p, {"compile", "--lines", "build/listings/snippet-lines.json", "--",
           "g++", "-std=c++20", "-fsyntax-only", "-x", "c++",
@@ -2845,11 +2744,10 @@ TEST_CASE("a compiler error in a tangled snippet also names the chapter line",
   // A clean compile says nothing more and succeeds.
   p.chapter("02-beta", kBeta);
   REQUIRE(p.litbook({"tangle", "--listings", "build/listings"}).status == 0);
-  auto ok = p.litbook({"compile", "--lines", "build/listings/snippet-lines.json",
-                       "--", "g++", "-std=c++20", "-fsyntax-only", "-x", "c++",
-                       "snippets/llm/a.hpp"});
-  LOG_RUN(ok);
-  REQUIRE(ok.status == 0);
+  auto ok = succeeds(p, {"compile", "--lines",
+                         "build/listings/snippet-lines.json", "--", "g++",
+                         "-std=c++20", "-fsyntax-only", "-x", "c++",
+                         "snippets/llm/a.hpp"});
   REQUIRE(ok.err.empty());
 }
 
@@ -2952,9 +2850,7 @@ TEST_CASE("a chapter with checkpoints needs all four, each well formed",
               "first is at line 28); a chapter has one of each";
   }
   p.chapter("01-alpha", text);
-  auto r = p.litbook({"tangle"});
-  LOG_RUN(r);
-  REQUIRE(r.status != 0);
+  auto r = fails(p, {"tangle"});
   REQUIRE_THAT(r.err, HasLine(message));
 }
 
@@ -3094,9 +2990,7 @@ TEST_CASE("a chapter without checkpoints, or with a plain prediction box, "
   Project p;
   p.book({"01-alpha"});
   p.chapter("01-alpha", "Text.\n\n::: prediction\nGuess.\n:::\n");
-  auto r = p.litbook({"tangle"});
-  LOG_RUN(r);
-  REQUIRE(r.status == 0);
+  succeeds(p, {"tangle"});
 }
 
 TEST_CASE("checkpoints render as plain text with empty slots for the "

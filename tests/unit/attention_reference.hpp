@@ -1,7 +1,8 @@
 // Shared by the attention chapters' unit tests (self-attention, causal
 // masking): an independent reference for one head of attention, nested
 // loops over plain vectors that use nothing of the library but Tensor's
-// element access, and the check of a head against it.
+// element access, the check of a head against it, and the head's
+// gradient check.
 #pragma once
 
 #include <catch2/catch.hpp>
@@ -12,7 +13,10 @@
 #include <vector>
 
 #include "llm/attention.hpp"
+#include "llm/autograd.hpp"
 #include "llm/tensor.hpp"
+#include "fixtures.hpp"
+#include "tape_check.hpp"
 
 using Matrix = std::vector<std::vector<double>>;
 
@@ -87,11 +91,28 @@ inline double gap(const llm::Tensor& t, const Matrix& m) {
   return worst;
 }
 
-// Checks a head's probabilities and output, r, on x [T, d] or [B, T, d]
-// against the reference of each sequence alone, to 1e-14.
-inline void check_head(const llm::AttentionResult& r, const llm::Tensor& x,
-                       const llm::Tensor& w_q, const llm::Tensor& w_k,
-                       const llm::Tensor& w_v, bool causal) {
+// A head as the library spells it: llm::self_attention or
+// llm::causal_self_attention.
+using HeadFn = llm::AttentionResult (*)(const llm::Var&, const llm::Var&,
+                                        const llm::Var&, const llm::Var&);
+
+// What a head reads: x [T, d] or [B, T, d]; w_q, w_k [d, d_k]; w_v [d, d_v].
+struct HeadInputs {
+  llm::Tensor x, w_q, w_k, w_v;
+};
+
+// `head` on leaves of `in` recorded on `tape`.
+inline llm::AttentionResult run_head(llm::Tape& tape, HeadFn head,
+                                     const HeadInputs& in) {
+  return head(tape.leaf(in.x), tape.leaf(in.w_q), tape.leaf(in.w_k),
+              tape.leaf(in.w_v));
+}
+
+// Checks a head's probabilities and output, r, on in.x [T, d] or
+// [B, T, d] against the reference of each sequence alone, to 1e-14.
+inline void check_head(const llm::AttentionResult& r, const HeadInputs& in,
+                       bool causal) {
+  const llm::Tensor& x = in.x;
   const bool batched = x.rank() == 3;
   const std::size_t batch = batched ? x.shape()[0] : 1;
   const std::size_t t = x.shape()[x.rank() - 2], d = x.shape()[x.rank() - 1];
@@ -101,10 +122,29 @@ inline void check_head(const llm::AttentionResult& r, const llm::Tensor& x,
       return batched ? v.slice(0, b, b + 1).contiguous() : v;
     };
     const Reference ref = reference(rows_of(seq(x).reshape({t, d})),
-                                    rows_of(w_q), rows_of(w_k), rows_of(w_v),
-                                    causal);
+                                    rows_of(in.w_q), rows_of(in.w_k),
+                                    rows_of(in.w_v), causal);
     INFO("sequence " << b);
     CHECK(gap(seq(r.probs.value()), ref.probs) < 1e-14);
     CHECK(gap(seq(r.out.value()), ref.out) < 1e-14);
   }
+}
+
+// The gradient check of a head's output with respect to x and all three
+// matrices (T = 4, d = 3, d_k = 2, d_v = 5), input by input, then of the
+// same matrices on a batch of two sequences.
+inline void check_head_gradients(HeadFn head) {
+  const llm::TapeFunction f = [head](llm::Tape&,
+                                     const std::vector<llm::Var>& v) {
+    return head(v[0], v[1], v[2], v[3]).out;
+  };
+  const std::vector<llm::Tensor> in = {ramp({4, 3}, -0.8, 0.23),
+                                       ramp({3, 2}, 0.9, -0.31),
+                                       ramp({3, 2}, -0.5, 0.27),
+                                       ramp({3, 5}, 0.2, 0.09)};
+  for (const llm::GradientError& e : llm::check_tape_gradients(f, in)) {
+    CHECK(e.max_rel < grad_tol);
+  }
+  CHECK(worst_tape_error(f, {ramp({2, 4, 3}, 0.9, -0.07), in[1], in[2],
+                             in[3]}) < grad_tol);
 }

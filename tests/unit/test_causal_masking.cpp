@@ -107,16 +107,16 @@ TEST_CASE("a masked softmax has exact zeros above the diagonal and rows "
 
 TEST_CASE("causal_self_attention agrees with the plain-loop reference",
           "[ch23][causal-masking]") {
-  const Tensor x = ramp({5, 3}, -0.8, 0.19), w_q = ramp({3, 2}, 0.9, -0.31);
-  const Tensor w_k = ramp({3, 2}, -0.5, 0.27), w_v = ramp({3, 4}, 0.2, 0.09);
+  const HeadInputs in = {ramp({5, 3}, -0.8, 0.19), ramp({3, 2}, 0.9, -0.31),
+                         ramp({3, 2}, -0.5, 0.27), ramp({3, 4}, 0.2, 0.09)};
   Tape tape;
-  const llm::AttentionResult r = llm::causal_self_attention(
-      tape.leaf(x), tape.leaf(w_q), tape.leaf(w_k), tape.leaf(w_v));
+  const llm::AttentionResult r =
+      run_head(tape, llm::causal_self_attention, in);
   REQUIRE(r.probs.shape() == Shape{5, 5});
   REQUIRE(r.out.shape() == Shape{5, 4});
-  check_head(r, x, w_q, w_k, w_v, true);
-  const Reference ref =
-      reference(rows_of(x), rows_of(w_q), rows_of(w_k), rows_of(w_v), true);
+  check_head(r, in, true);
+  const Reference ref = reference(rows_of(in.x), rows_of(in.w_q),
+                                  rows_of(in.w_k), rows_of(in.w_v), true);
   // The masked scores are what the softmax read: the reference's
   // visible scores, and -inf above the diagonal.
   for (std::size_t i = 0; i < 5; ++i) {
@@ -130,12 +130,10 @@ TEST_CASE("causal_self_attention agrees with the plain-loop reference",
 
 TEST_CASE("a causal batch is attended sequence by sequence",
           "[ch23][causal-masking]") {
-  const Tensor x = ramp({2, 4, 3}, 1.2, -0.11), w_q = ramp({3, 3}, 0.3, 0.05);
-  const Tensor w_k = ramp({3, 3}, -0.4, 0.1), w_v = ramp({3, 2}, 0.7, -0.2);
+  const HeadInputs in = {ramp({2, 4, 3}, 1.2, -0.11), ramp({3, 3}, 0.3, 0.05),
+                         ramp({3, 3}, -0.4, 0.1), ramp({3, 2}, 0.7, -0.2)};
   Tape tape;
-  const llm::AttentionResult r = llm::causal_self_attention(
-      tape.leaf(x), tape.leaf(w_q), tape.leaf(w_k), tape.leaf(w_v));
-  check_head(r, x, w_q, w_k, w_v, true);
+  check_head(run_head(tape, llm::causal_self_attention, in), in, true);
 }
 
 TEST_CASE("changing the last token leaves earlier rows bit for bit "
@@ -148,8 +146,7 @@ TEST_CASE("changing the last token leaves earlier rows bit for bit "
   flat[10] = -2.5;
   Tape tape;
   const auto out = [&](const Tensor& in) {
-    return llm::causal_self_attention(tape.leaf(in), tape.leaf(w_q),
-                                      tape.leaf(w_k), tape.leaf(w_v))
+    return run_head(tape, llm::causal_self_attention, {in, w_q, w_k, w_v})
         .out.value();
   };
   const Tensor a = out(x), b = out(Tensor({4, 3}, flat));
@@ -230,18 +227,7 @@ TEST_CASE("the causal head passes a gradient check",
   CHECK(worst_tape_error([](Tape&, const Vars& v) {
     return llm::softmax(llm::mask_future(v[0])); },
                          {ramp({2, 4, 4}, -0.9, 0.07)}) < grad_tol);
-  const auto head = [](Tape&, const Vars& v) {
-    return llm::causal_self_attention(v[0], v[1], v[2], v[3]).out;
-  };
-  const std::vector<Tensor> in = {ramp({4, 3}, -0.8, 0.23),
-                                  ramp({3, 2}, 0.9, -0.31),
-                                  ramp({3, 2}, -0.5, 0.27),
-                                  ramp({3, 5}, 0.2, 0.09)};
-  for (const llm::GradientError& e : llm::check_tape_gradients(head, in)) {
-    CHECK(e.max_rel < grad_tol);
-  }
-  CHECK(worst_tape_error(head, {ramp({2, 4, 3}, 0.9, -0.07), in[1], in[2],
-                                in[3]}) < grad_tol);
+  check_head_gradients(llm::causal_self_attention);
 }
 
 // ---- the exercises ----------------------------------------------------

@@ -23,6 +23,7 @@
 #include "llm/tensor.hpp"
 #include "fixtures.hpp"
 #include "message_of.hpp"
+#include "parameter_check.hpp"
 
 namespace {
 
@@ -114,22 +115,18 @@ Tensor logits_of(const Parameters& p, const NgramBatch& b) {
 
 TEST_CASE("an n-gram configuration needs n >= 2 and V, d, f > 0",
           "[ch20][neural-ngram]") {
-  CHECK(message_of<llm::ConfigError>([] {
-          llm::validate(NgramConfig{.vocab = 5, .order = 1, .embed = 2,
-                                    .hidden = 3});
-        }) == "n-gram model: order n is 1, expected n >= 2");
-  CHECK(message_of<llm::ConfigError>([] {
-          llm::validate(NgramConfig{.vocab = 0, .order = 3, .embed = 2,
-                                    .hidden = 3});
-        }) == "n-gram model: vocab is 0, expected > 0");
-  CHECK(message_of<llm::ConfigError>([] {
-          llm::validate(NgramConfig{.vocab = 5, .order = 3, .embed = 0,
-                                    .hidden = 3});
-        }) == "n-gram model: embed is 0, expected > 0");
-  CHECK(message_of<llm::ConfigError>([] {
-          llm::validate(NgramConfig{.vocab = 5, .order = 3, .embed = 2,
-                                    .hidden = 0});
-        }) == "n-gram model: hidden is 0, expected > 0");
+  // The message of the ConfigError validate(c) throws.
+  const auto error = [](const NgramConfig& c) {
+    return message_of<llm::ConfigError>([&] { llm::validate(c); });
+  };
+  CHECK(error({.vocab = 5, .order = 1, .embed = 2, .hidden = 3}) ==
+        "n-gram model: order n is 1, expected n >= 2");
+  CHECK(error({.vocab = 0, .order = 3, .embed = 2, .hidden = 3}) ==
+        "n-gram model: vocab is 0, expected > 0");
+  CHECK(error({.vocab = 5, .order = 3, .embed = 0, .hidden = 3}) ==
+        "n-gram model: embed is 0, expected > 0");
+  CHECK(error({.vocab = 5, .order = 3, .embed = 2, .hidden = 0}) ==
+        "n-gram model: hidden is 0, expected > 0");
   CHECK_NOTHROW(llm::validate(tiny));
 }
 
@@ -302,22 +299,12 @@ TEST_CASE("the n-gram loss is the mean of log-sum-exp minus the target logit",
 TEST_CASE("every coordinate of every n-gram parameter passes a central-"
           "difference check of the loss",
           "[ch20][neural-ngram]") {
-  const Parameters p = waved();
-  std::vector<Tensor> in;
-  for (const llm::NamedTensor& n : p.list()) in.push_back(n.value);
   const llm::TapeFunction f = [](Tape&, const std::vector<Var>& v) {
     return llm::ngram_loss(llm::ngram_logits(of(v), tiny, three), three);
   };
-  const std::vector<llm::GradientError> errors =
-      llm::check_tape_gradients(f, in);
-  REQUIRE(errors.size() == 6);
-  std::size_t coordinates = 0;
-  for (std::size_t i = 0; i < errors.size(); ++i) {
-    INFO(p.list()[i].name);
-    CHECK(errors[i].max_rel < 1e-7);
-    coordinates += in[i].numel();
-  }
-  CHECK(coordinates == 71);
+  const ParameterCheck checked = check_every_parameter(f, waved());
+  REQUIRE(checked.parameters == 6);
+  CHECK(checked.coordinates == 71);
 }
 
 TEST_CASE("bad ids and contexts are rejected before anything is recorded",

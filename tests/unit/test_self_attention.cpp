@@ -217,29 +217,27 @@ TEST_CASE("the fixture's scores, weights and outputs, by hand",
 
 TEST_CASE("self_attention agrees with the plain-loop reference",
           "[ch22][self-attention]") {
-  const Tensor x = ramp({4, 3}, -0.8, 0.23), w_q = ramp({3, 2}, 0.9, -0.31);
-  const Tensor w_k = ramp({3, 2}, -0.5, 0.27), w_v = ramp({3, 5}, 0.2, 0.09);
+  const HeadInputs in = {ramp({4, 3}, -0.8, 0.23), ramp({3, 2}, 0.9, -0.31),
+                         ramp({3, 2}, -0.5, 0.27), ramp({3, 5}, 0.2, 0.09)};
   Tape tape;
-  const llm::AttentionResult r = llm::self_attention(
-      tape.leaf(x), tape.leaf(w_q), tape.leaf(w_k), tape.leaf(w_v));
+  const llm::AttentionResult r = run_head(tape, llm::self_attention, in);
   REQUIRE(r.scores.shape() == Shape{4, 4});
   REQUIRE(r.out.shape() == Shape{4, 5});
-  check_head(r, x, w_q, w_k, w_v, false);
-  const Reference ref =
-      reference(rows_of(x), rows_of(w_q), rows_of(w_k), rows_of(w_v));
+  check_head(r, in, false);
+  const Reference ref = reference(rows_of(in.x), rows_of(in.w_q),
+                                  rows_of(in.w_k), rows_of(in.w_v));
   CHECK(gap(r.scores.value(), ref.scores) < 1e-14);
 }
 
 TEST_CASE("a batch is attended sequence by sequence",
           "[ch22][self-attention]") {
-  const Tensor x = ramp({2, 3, 4}, 1.1, -0.13), w_q = ramp({4, 2}, 0.4, 0.1);
-  const Tensor w_k = ramp({4, 2}, -0.3, 0.2), w_v = ramp({4, 3}, 0.7, -0.2);
+  const HeadInputs in = {ramp({2, 3, 4}, 1.1, -0.13), ramp({4, 2}, 0.4, 0.1),
+                         ramp({4, 2}, -0.3, 0.2), ramp({4, 3}, 0.7, -0.2)};
   Tape tape;
-  const llm::AttentionResult r = llm::self_attention(
-      tape.leaf(x), tape.leaf(w_q), tape.leaf(w_k), tape.leaf(w_v));
+  const llm::AttentionResult r = run_head(tape, llm::self_attention, in);
   REQUIRE(r.probs.shape() == Shape{2, 3, 3});
   REQUIRE(r.out.shape() == Shape{2, 3, 3});
-  check_head(r, x, w_q, w_k, w_v, false);
+  check_head(r, in, false);
 }
 
 TEST_CASE("exchanging two tokens exchanges their outputs bit for bit",
@@ -252,8 +250,7 @@ TEST_CASE("exchanging two tokens exchanges their outputs bit for bit",
   for (std::size_t c = 0; c < 4; ++c) std::swap(flat[c], flat[4 + c]);
   Tape tape;
   const auto out = [&](const Tensor& in) {
-    return llm::self_attention(tape.leaf(in), tape.leaf(w_q),
-                               tape.leaf(w_k), tape.leaf(w_v))
+    return run_head(tape, llm::self_attention, {in, w_q, w_k, w_v})
         .out.value();
   };
   const Tensor a = out(x), b = out(Tensor({3, 4}, flat));
@@ -319,20 +316,8 @@ TEST_CASE("every attention operation passes a gradient check",
   CHECK(check([](Tape&, const Vars& v) { return llm::attend(v[0], v[1]); },
               {ramp({2, 3, 4}, 0.1, 0.02), ramp({2, 4, 3}, 0.6, -0.1)}) <
         grad_tol);
-  // The head with respect to x and all three matrices, T = 4, d = 3,
-  // d_k = 2, d_v = 5.
-  const auto head = [](Tape&, const Vars& v) {
-    return llm::self_attention(v[0], v[1], v[2], v[3]).out;
-  };
-  const std::vector<Tensor> in = {ramp({4, 3}, -0.8, 0.23),
-                                  ramp({3, 2}, 0.9, -0.31),
-                                  ramp({3, 2}, -0.5, 0.27),
-                                  ramp({3, 5}, 0.2, 0.09)};
-  for (const llm::GradientError& e : llm::check_tape_gradients(head, in)) {
-    CHECK(e.max_rel < grad_tol);
-  }
-  CHECK(check(head, {ramp({2, 4, 3}, 0.9, -0.07), in[1], in[2], in[3]}) <
-        grad_tol);
+  // The head with respect to x and all three matrices, and on a batch.
+  check_head_gradients(llm::self_attention);
 }
 
 // ---- the exercises ----------------------------------------------------

@@ -29,6 +29,14 @@ Tensor ones(const Shape& shape) {
 const Tensor x23({2, 3}, {0.3, -1.2, 0.7, 2.1, -0.4, 1.6});
 const Tensor y3({3}, {0.9, -0.6, 1.4});
 
+// The gradient x holds after one backward pass from `out` seeded with
+// `seed`.
+std::vector<double> grad_after(const Var& x, const Var& out,
+                               const Tensor& seed) {
+  out.tape().backward(out, seed);
+  return x.grad().to_vector();
+}
+
 }  // namespace
 
 TEST_CASE("the tape records nodes in order and seeds the output",
@@ -43,8 +51,7 @@ TEST_CASE("the tape records nodes in order and seeds the output",
   REQUIRE(tape.var(1).shape() == Shape{2, 1});
   REQUIRE(x.grad().to_vector() == std::vector<double>(6, 0.0));
   // Seed [1, 2]: each row of x receives its row's seed.
-  tape.backward(s, Tensor({2, 1}, {1.0, 2.0}));
-  REQUIRE(x.grad().to_vector() ==
+  REQUIRE(grad_after(x, s, Tensor({2, 1}, {1.0, 2.0})) ==
           std::vector<double>{1.0, 1.0, 1.0, 2.0, 2.0, 2.0});
 }
 
@@ -88,12 +95,11 @@ TEST_CASE("a tensor used twice accumulates both terms",
           "[ch14][tensor-autodiff]") {
   Tape tape;
   const Var x = tape.leaf(Tensor({2}, {3.0, -0.5}));
-  tape.backward(llm::mul(x, x), ones({2}));
   // d(x*x)/dx = x + x = 2x.
-  REQUIRE(x.grad().to_vector() == std::vector<double>{6.0, -1.0});
-  const Var twice = llm::add(x, x);
-  tape.backward(twice, ones({2}));
-  REQUIRE(x.grad().to_vector() == std::vector<double>{2.0, 2.0});
+  REQUIRE(grad_after(x, llm::mul(x, x), ones({2})) ==
+          std::vector<double>{6.0, -1.0});
+  REQUIRE(grad_after(x, llm::add(x, x), ones({2})) ==
+          std::vector<double>{2.0, 2.0});
 }
 
 TEST_CASE("sum_to reverses broadcasting", "[ch14][tensor-autodiff]") {
@@ -114,17 +120,14 @@ TEST_CASE("hand-derived VJPs of the structural operations",
   Tape tape;
   const Var x = tape.leaf(x23);
   const Tensor seed({3, 2}, {1.0, 2.0, 3.0, 4.0, 5.0, 6.0});
-  tape.backward(llm::transpose(x, 0, 1), seed);
   // Transposing the seed back: x_ij receives seed_ji.
-  REQUIRE(x.grad().to_vector() ==
+  REQUIRE(grad_after(x, llm::transpose(x, 0, 1), seed) ==
           std::vector<double>{1.0, 3.0, 5.0, 2.0, 4.0, 6.0});
-  tape.backward(llm::slice(x, 1, 1, 3), Tensor({2, 2}, {1, 2, 3, 4}));
   // Column 0 was not in the slice: zero; columns 1-2 get the seed.
-  REQUIRE(x.grad().to_vector() ==
+  REQUIRE(grad_after(x, llm::slice(x, 1, 1, 3), Tensor({2, 2}, {1, 2, 3, 4})) ==
           std::vector<double>{0.0, 1.0, 2.0, 0.0, 3.0, 4.0});
-  tape.backward(llm::mean(x, 1), Tensor({2, 1}, {3.0, 6.0}));
   // Each of 3 elements of a row gets the row's seed divided by 3.
-  REQUIRE(x.grad().to_vector() ==
+  REQUIRE(grad_after(x, llm::mean(x, 1), Tensor({2, 1}, {3.0, 6.0})) ==
           std::vector<double>{1.0, 1.0, 1.0, 2.0, 2.0, 2.0});
 }
 

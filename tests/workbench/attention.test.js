@@ -38,7 +38,7 @@ const test = require("node:test");
 const assert = require("node:assert/strict");
 const path = require("path");
 const { xorshift } = require("./numbers.js");
-const { nativeAnswers, doublesOf, exact, errorOf, doublesAt, loadModule, differences } = require("./builds.js");
+const { nativeAnswers, doublesOf, exact, errorOf, doublesAt, loadModule, compareBuilds } = require("./builds.js");
 
 const [nativeExe, modulePath] = process.argv.slice(2).map((p) => p && path.resolve(p));
 const TOKENS = 3, MODEL = 4, HEADS = 2;
@@ -96,19 +96,18 @@ async function wasmAttention() {
 
 test("the WebAssembly module computes what the native build computes", async () => {
   assert.ok(nativeExe && modulePath, "usage: attention.test.js NATIVE_EXE MODULE_JS");
-  const all = cases();
-  const native = runNative(all);
-  const wasm = await wasmAttention();
-  const diff = differences(ULPS);
-  all.forEach((c, i) => {
-    const label = `${c.name}, mask ${c.causal ? "on" : "off"}, head split ${c.reuse ? "broken" : "correct"}`;
-    const a = native[i], b = wasm(c);
-    if (diff.refused(label, a, b)) return;
-    const fixture = c.name === "fixture";
-    diff.compare(label, "probs", a.probs, b.probs, { exact: fixture });
-    diff.compare(label, "concat", a.concat, b.concat, { bound: Math.max(1, ...c.tokens.map(Math.abs)), exact: fixture });
+  compareBuilds({
+    all: cases(),
+    native: runNative,
+    wasm: await wasmAttention(),
+    ulps: ULPS,
+    label: (c) => `${c.name}, mask ${c.causal ? "on" : "off"}, head split ${c.reuse ? "broken" : "correct"}`,
+    check: (diff, label, a, b, c) => {
+      const fixture = c.name === "fixture";
+      diff.compare(label, "probs", a.probs, b.probs, { exact: fixture });
+      diff.compare(label, "concat", a.concat, b.concat, { bound: Math.max(1, ...c.tokens.map(Math.abs)), exact: fixture });
+    },
   });
-  diff.report(all.length);
 });
 
 test("the fixture gives the chapter's numbers in the module", async () => {

@@ -145,6 +145,27 @@ function differences(ulps) {
   };
 }
 
+/**
+ * The comparison a workbench test makes: the native build's answers to
+ * `all` (`native(all)`, one run) against the module's (`wasm(c)`, case by
+ * case). A case either build refuses must be refused alike; any other is
+ * handed to `check(diff, label, a, b, c)`, which compares its results with
+ * `diff.compare`. `label(c)` names a case in the messages; the report
+ * fails the test on any problem.
+ */
+function compareBuilds({ all, native, wasm, ulps, label, check }) {
+  const diff = differences(ulps);
+  const answers = native(all);
+  all.forEach((c, i) => {
+    const name = label(c);
+    const a = answers[i], b = wasm(c);
+    if (diff.refused(name, a, b)) return;
+    check(diff, name, a, b, c);
+  });
+  diff.report(all.length);
+}
+
 module.exports = {
   EPS, nativeLines, answer, nativeAnswers, doublesOf, toLine, fromLine, exact, errorOf, doublesAt, withString, loadModule, refusedAlike, differences,
+  compareBuilds,
 };

@@ -40,7 +40,7 @@ const test = require("node:test");
 const assert = require("node:assert/strict");
 const path = require("path");
 const { xorshift, bits } = require("./numbers.js");
-const { EPS, nativeAnswers, doublesOf, exact, errorOf, doublesAt, loadModule, differences } = require("./builds.js");
+const { EPS, nativeAnswers, doublesOf, exact, errorOf, doublesAt, loadModule, compareBuilds } = require("./builds.js");
 
 const [nativeExe, modulePath] = process.argv.slice(2).map((p) => p && path.resolve(p));
 const MODEL = 4, MAX_TOKENS = 8;
@@ -101,20 +101,19 @@ async function wasmCausal() {
 
 test("the WebAssembly module computes what the native build computes", async () => {
   assert.ok(nativeExe && modulePath, "usage: causal.test.js NATIVE_EXE MODULE_JS");
-  const all = cases();
-  const native = runNative(all);
-  const wasm = await wasmCausal();
-  const diff = differences(ULPS);
-  all.forEach((c, i) => {
-    const label = `${c.name}, mask ${c.mask}`;
-    const a = native[i], b = wasm(c);
-    if (diff.refused(label, a, b)) return;
-    diff.compare(label, "scores", a.scores, b.scores, { exact: true });
-    diff.compare(label, "fed", a.fed, b.fed, { exact: true });
-    diff.compare(label, "probs", a.probs, b.probs, { exact: c.exact });
-    diff.compare(label, "out", a.out, b.out, { bound: Math.max(1, ...c.tokens.map(Math.abs)), exact: c.exact });
+  compareBuilds({
+    all: cases(),
+    native: runNative,
+    wasm: await wasmCausal(),
+    ulps: ULPS,
+    label: (c) => `${c.name}, mask ${c.mask}`,
+    check: (diff, label, a, b, c) => {
+      diff.compare(label, "scores", a.scores, b.scores, { exact: true });
+      diff.compare(label, "fed", a.fed, b.fed, { exact: true });
+      diff.compare(label, "probs", a.probs, b.probs, { exact: c.exact });
+      diff.compare(label, "out", a.out, b.out, { bound: Math.max(1, ...c.tokens.map(Math.abs)), exact: c.exact });
+    },
   });
-  diff.report(all.length);
 });
 
 test("the module gives the chapter's numbers, worked out by hand", async () => {

@@ -31,7 +31,7 @@ const test = require("node:test");
 const assert = require("node:assert/strict");
 const path = require("path");
 const { xorshift, bits } = require("./numbers.js");
-const { EPS, nativeAnswers, doublesOf, exact, errorOf, doublesAt, loadModule, differences } = require("./builds.js");
+const { EPS, nativeAnswers, doublesOf, exact, errorOf, doublesAt, loadModule, compareBuilds } = require("./builds.js");
 
 const [nativeExe, modulePath] = process.argv.slice(2).map((p) => p && path.resolve(p));
 const ULPS = 16;
@@ -81,21 +81,20 @@ async function wasmSoftmax() {
 
 test("the WebAssembly module computes what the native build computes", async () => {
   assert.ok(nativeExe && modulePath, "usage: softmax.test.js NATIVE_EXE MODULE_JS");
-  const all = cases();
-  const native = runNative(all);
-  const wasm = await wasmSoftmax();
-  const diff = differences(ULPS);
-  all.forEach((c, i) => {
-    const label = `${c.name} (T = ${c.t})`;
-    const a = native[i], b = wasm(c);
-    if (diff.refused(label, a, b)) return;
-    const largest = Math.max(1, ...c.x.map((v) => Math.abs(v / c.t)));
-    const fixture = c.name === "fixture";
-    diff.compare(label, "probs", a.probs, b.probs, { exact: fixture });
-    diff.compare(label, "log-probs", a.logProbs, b.logProbs, { bound: (v) => Math.max(largest, Math.abs(v)), exact: fixture });
-    diff.compare(label, "as written", a.naive, b.naive, { exact: fixture });
+  compareBuilds({
+    all: cases(),
+    native: runNative,
+    wasm: await wasmSoftmax(),
+    ulps: ULPS,
+    label: (c) => `${c.name} (T = ${c.t})`,
+    check: (diff, label, a, b, c) => {
+      const largest = Math.max(1, ...c.x.map((v) => Math.abs(v / c.t)));
+      const fixture = c.name === "fixture";
+      diff.compare(label, "probs", a.probs, b.probs, { exact: fixture });
+      diff.compare(label, "log-probs", a.logProbs, b.logProbs, { bound: (v) => Math.max(largest, Math.abs(v)), exact: fixture });
+      diff.compare(label, "as written", a.naive, b.naive, { exact: fixture });
+    },
   });
-  diff.report(all.length);
 });
 
 test("the module gives the chapter's numbers and its failures", async () => {

@@ -22,37 +22,29 @@ void show_sci(std::string_view key, double v) {
   line(std::string(key) + "=" + sci(v));
 }
 
-void gradient_table(std::string_view name, std::string caption,
-                    std::string inputs_column,
-                    const std::vector<GradientRow>& rows) {
+Table gradient_table(std::string caption, const GradientColumns& columns,
+                     const std::vector<GradientRow>& rows) {
   Table t{.caption = std::move(caption),
-          .columns = {"operation", std::move(inputs_column),
-                      "max rel. error"},
+          .columns = {columns.what, columns.detail},
           .rows = {}};
-  double worst = 0.0;
+  if (columns.max_abs) t.columns.push_back("max abs. error");
+  t.columns.push_back("max rel. error");
   for (const GradientRow& r : rows) {
-    worst = std::fmax(worst, r.max_rel);
-    t.rows.push_back({head(r.operation), text(r.inputs), text(sci(r.max_rel))});
+    std::vector<Cell> cells = {head(r.what), text(r.detail)};
+    if (columns.max_abs) cells.push_back(text(sci(r.max_abs)));
+    cells.push_back(text(sci(r.max_rel)));
+    t.rows.push_back(std::move(cells));
   }
-  show_sci("check.max_rel", worst);
-  table(name, t);
+  return t;
 }
 
-void tensor_error_table(std::string_view name, std::string caption,
-                        std::string tensor_column, std::string size_column,
-                        const std::vector<TensorError>& rows) {
-  Table t{.caption = std::move(caption),
-          .columns = {std::move(tensor_column), std::move(size_column),
-                      "max abs. error", "max rel. error"},
-          .rows = {}};
+void show_gradient_table(std::string_view name, std::string caption,
+                         const GradientColumns& columns,
+                         const std::vector<GradientRow>& rows) {
   double worst = 0.0;
-  for (const TensorError& r : rows) {
-    worst = std::fmax(worst, r.max_rel);
-    t.rows.push_back({head(r.tensor), text(r.size), text(sci(r.max_abs)),
-                      text(sci(r.max_rel))});
-  }
+  for (const GradientRow& r : rows) worst = std::fmax(worst, r.max_rel);
   show_sci("check.max_rel", worst);
-  table(name, t);
+  table(name, gradient_table(std::move(caption), columns, rows));
 }
 
 std::string join(const std::vector<double>& values, const char* format) {

@@ -6,8 +6,10 @@
 // independent of the library the book teaches.
 #pragma once
 
+#include <cmath>
 #include <concepts>
 #include <cstddef>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -41,36 +43,35 @@ double max_abs_diff(const std::vector<double>& a,
 /// n values start, start + step, ..., start + (n - 1) step.
 std::vector<double> ramp_values(std::size_t n, double start, double step);
 
-/// One row of a gradient-check table: the operation, which input (or
-/// which shapes), and the largest relative error the check found.
+/// One row of a gradient-check table: what was checked (an operation,
+/// an input or a parameter), a detail (its inputs, shape or size) and
+/// the largest absolute and relative errors the check found.
 struct GradientRow {
-  std::string operation;
-  std::string inputs;
-  double max_rel;
-};
-
-/// Publishes "check.max_rel", the largest max_rel of the rows, then the
-/// table NAME with columns operation, `inputs_column`, max rel. error.
-void gradient_table(std::string_view name, std::string caption,
-                    std::string inputs_column,
-                    const std::vector<GradientRow>& rows);
-
-/// One row of a per-tensor gradient check: the tensor's name, its size
-/// (its shape or its number of scalars) and the largest absolute and
-/// relative errors the check found.
-struct TensorError {
-  std::string tensor;
-  std::string size;
+  std::string what;
+  std::string detail;
   double max_abs;
   double max_rel;
 };
 
-/// Publishes "check.max_rel", the largest max_rel of the rows, then the
-/// table NAME with columns `tensor_column`, `size_column`, max abs.
-/// error, max rel. error.
-void tensor_error_table(std::string_view name, std::string caption,
-                        std::string tensor_column, std::string size_column,
-                        const std::vector<TensorError>& rows);
+/// The headings of a gradient table's first two columns, and whether
+/// the table shows max_abs as well as max_rel.
+struct GradientColumns {
+  std::string what;
+  std::string detail;
+  bool max_abs = false;
+};
+
+/// The table of a gradient check: columns what, detail, [max abs.
+/// error,] max rel. error, and one row per GradientRow, the errors in
+/// sci() form.
+Table gradient_table(std::string caption, const GradientColumns& columns,
+                     const std::vector<GradientRow>& rows);
+
+/// Prints and publishes "check.max_rel", the largest max_rel of the
+/// rows, then publishes gradient_table(caption, columns, rows) as NAME.
+void show_gradient_table(std::string_view name, std::string caption,
+                         const GradientColumns& columns,
+                         const std::vector<GradientRow>& rows);
 
 /// The bytes with space shown as "␣" and newline as "↵".
 std::string visible(std::string_view bytes);
@@ -115,6 +116,50 @@ double max_abs_diff(const T& a, const T& b) {
 template <class Matrix>
 std::string matrix_row(const Matrix& m, std::size_t i, int decimals = 6) {
   return join_fixed(m.slice(0, i, i + 1), decimals);
+}
+
+/// One case of a gradient-check table: an operation, labels for its
+/// inputs, the function a check differentiates and the inputs it is
+/// checked at. One label makes the case one row, with its largest
+/// errors over all the inputs; one label per input, a row per input.
+template <class Function, class Tensor>
+struct GradientCase {
+  std::string name;
+  std::vector<std::string> labels;
+  Function f;
+  std::vector<Tensor> inputs;
+};
+
+/// The rows of a gradient table for `cases`. check(c) checks case c and
+/// returns one error per input, each with max_abs and max_rel (as
+/// llm::check_tape_gradients does). Throws std::invalid_argument when a
+/// case has neither one label nor one per error.
+template <class Case, class Check>
+std::vector<GradientRow> gradient_rows(const std::vector<Case>& cases,
+                                       const Check& check) {
+  std::vector<GradientRow> rows;
+  for (const Case& c : cases) {
+    const auto errors = check(c);
+    if (c.labels.size() == errors.size()) {
+      for (std::size_t i = 0; i < errors.size(); ++i) {
+        rows.push_back({c.name, c.labels[i], errors[i].max_abs,
+                        errors[i].max_rel});
+      }
+    } else if (c.labels.size() == 1) {
+      GradientRow worst{c.name, c.labels[0], 0.0, 0.0};
+      for (const auto& e : errors) {
+        worst.max_abs = std::fmax(worst.max_abs, e.max_abs);
+        worst.max_rel = std::fmax(worst.max_rel, e.max_rel);
+      }
+      rows.push_back(worst);
+    } else {
+      throw std::invalid_argument(
+          "book::gradient_rows: " + c.name + " has " +
+          std::to_string(c.labels.size()) + " labels for " +
+          std::to_string(errors.size()) + " inputs");
+    }
+  }
+  return rows;
 }
 
 /// A registry's table: one row per entry of params.list() (each with a

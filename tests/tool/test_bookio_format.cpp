@@ -7,9 +7,12 @@
 #include <unistd.h>
 
 #include <cstddef>
+#include <cstdio>
 #include <fstream>
+#include <functional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bookio/error_message.hpp"
@@ -32,6 +35,52 @@ struct FakeTensor {
              values.begin() + static_cast<long>(end * cols)}};
   }
 };
+
+// Stands in for llm::GradientError: the fields a gradient table reads.
+struct FakeError {
+  double max_abs;
+  double max_rel;
+};
+
+// A case whose "function" gives the errors a check of it would find.
+using Errors = std::vector<FakeError>;
+using FakeCase = book::GradientCase<std::function<Errors()>, double>;
+
+FakeCase fake_case(std::string name, std::vector<std::string> labels,
+                   Errors errors) {
+  return {std::move(name), std::move(labels), [errors] { return errors; },
+          std::vector<double>(errors.size(), 0.0)};
+}
+
+// What f prints on stdout, read back from a temporary file.
+template <class F>
+std::string stdout_of(const F& f) {
+  std::fflush(stdout);
+  char path[] = "/tmp/bookio-stdout-XXXXXX";
+  const int fd = ::mkstemp(path);
+  REQUIRE(fd >= 0);
+  const int saved = ::dup(STDOUT_FILENO);
+  ::dup2(fd, STDOUT_FILENO);
+  f();
+  std::fflush(stdout);
+  ::dup2(saved, STDOUT_FILENO);
+  ::close(saved);
+  ::close(fd);
+  const std::string out = book::read_file(path);
+  ::unlink(path);
+  return out;
+}
+
+// Each cell's text, a "*" before a header cell's.
+std::vector<std::string> row_text(const std::vector<book::Cell>& row) {
+  std::vector<std::string> out;
+  for (const book::Cell& c : row) {
+    out.push_back((c.header ? "*" : "") + c.text);
+  }
+  return out;
+}
+
+using Strings = std::vector<std::string>;
 
 }  // namespace
 
@@ -116,6 +165,76 @@ TEST_CASE("book::registry_table lists name, shape and scalars in order",
   CHECK(t.rows[1][0].text == "w_down");
   CHECK(t.rows[1][2].text == "15");
   CHECK_FALSE(t.rows[1][2].header);
+}
+
+TEST_CASE("book::gradient_table shows max abs. error only when asked",
+          "[tool][bookio]") {
+  const std::vector<book::GradientRow> rows = {{"add", "[2,3]", 0.5, 0.25},
+                                               {"mul", "[3]", 0.125, 0.75}};
+  const book::Table rel =
+      book::gradient_table("two ops", {"operation", "inputs"}, rows);
+  CHECK(rel.caption == "two ops");
+  CHECK(rel.columns == Strings{"operation", "inputs", "max rel. error"});
+  REQUIRE(rel.rows.size() == 2);
+  CHECK(row_text(rel.rows[0]) == Strings{"*add", "[2,3]", "2.5e-01"});
+  CHECK(row_text(rel.rows[1]) == Strings{"*mul", "[3]", "7.5e-01"});
+  const book::Table both = book::gradient_table(
+      "with abs", {.what = "tensor", .detail = "shape", .max_abs = true},
+      rows);
+  CHECK(both.columns == Strings{"tensor", "shape", "max abs. error",
+                                "max rel. error"});
+  REQUIRE(both.rows.size() == 2);
+  CHECK(row_text(both.rows[0]) ==
+        Strings{"*add", "[2,3]", "5.0e-01", "2.5e-01"});
+  CHECK(row_text(both.rows[1]) ==  // 1.25 (exact) rounds to even
+        Strings{"*mul", "[3]", "1.2e-01", "7.5e-01"});
+  CHECK(book::gradient_table("none", {"a", "b"}, {}).rows.empty());
+}
+
+TEST_CASE("book::show_gradient_table prints the largest max_rel",
+          "[tool][bookio]") {
+  // max_abs is larger in the first row; the line reports max_rel only.
+  const std::vector<book::GradientRow> rows = {{"x", "[2]", 0.5, 0.25},
+                                               {"w", "[2,2]", 0.125, 0.75},
+                                               {"b", "[2]", 0.25, 0.5}};
+  CHECK(stdout_of([&] {
+          book::show_gradient_table("t", "c", {"tensor", "shape"}, rows);
+        }) == "check.max_rel=7.5e-01\n");
+  CHECK(stdout_of([] {
+          book::show_gradient_table("t", "c", {"tensor", "shape"}, {});
+        }) == "check.max_rel=0.0e+00\n");
+}
+
+TEST_CASE("book::gradient_rows makes a row per case or per input",
+          "[tool][bookio]") {
+  const auto check = [](const FakeCase& c) { return c.f(); };
+  const std::vector<FakeCase> cases = {
+      // One label: one row with the largest of each error.
+      fake_case("mul", {"[2,3] * [3]"}, {{0.5, 0.125}, {0.25, 0.75}}),
+      // A label per input: a row per input.
+      fake_case("attend", {"probs", "v"}, {{0.25, 0.5}, {0.125, 0.25}}),
+      fake_case("one", {"x"}, {{0.5, 0.5}})};
+  const std::vector<book::GradientRow> rows =
+      book::gradient_rows(cases, check);
+  REQUIRE(rows.size() == 4);
+  const auto is = [](const book::GradientRow& r, const std::string& what,
+                     const std::string& detail, double abs, double rel) {
+    return r.what == what && r.detail == detail && r.max_abs == abs &&
+           r.max_rel == rel;
+  };
+  CHECK(is(rows[0], "mul", "[2,3] * [3]", 0.5, 0.75));
+  CHECK(is(rows[1], "attend", "probs", 0.25, 0.5));
+  CHECK(is(rows[2], "attend", "v", 0.125, 0.25));
+  CHECK(is(rows[3], "one", "x", 0.5, 0.5));
+  const std::vector<FakeCase> bad = {
+      fake_case("attention", {"q", "k"}, Errors(3, {0.5, 0.5}))};
+  CHECK_THROWS_WITH(book::gradient_rows(bad, check),
+                    "book::gradient_rows: attention has 2 labels for 3 "
+                    "inputs");
+  const std::vector<FakeCase> unlabelled = {
+      fake_case("sum", {}, {{0.5, 0.5}})};
+  CHECK_THROWS_WITH(book::gradient_rows(unlabelled, check),
+                    "book::gradient_rows: sum has 0 labels for 1 inputs");
 }
 
 TEST_CASE("book::visible marks spaces and newlines", "[tool][bookio]") {

@@ -189,23 +189,23 @@ TEST_CASE("book::query_key_table has a row per query, a column per key",
                                        "0.000000", "1.000000"});
   CHECK(row_text(t.rows[1]) == Strings{"*token 1", "0.500000", "0.125000",
                                        "0.375000", "1.000000"});
-  // Without row sums, and with a cell of its own: "i,j=v".
+  // Without row sums, and with a cell of its own that reads i and j.
   const book::Table own = book::query_key_table(
       "own", m, false, [](double v, std::size_t i, std::size_t j) {
-        book::Cell c = book::text(std::to_string(i) + "," +
-                                  std::to_string(j) + "=" + book::fixed(v, 2));
-        c.mark = j > i ? "x" : "";
+        book::Cell c = book::text(book::fixed(v, 2));
+        c.mark = j > i ? "above" : j == i ? "diagonal" : "below";
         return c;
       });
   CHECK(own.columns == Strings{"query", "key 0", "key 1", "key 2"});
   REQUIRE(own.rows.size() == 2);
-  CHECK(row_text(own.rows[0]) ==
-        Strings{"*token 0", "0,0=0.25", "0,1=0.75", "0,2=0.00"});
+  CHECK(row_text(own.rows[0]) == Strings{"*token 0", "0.25", "0.75", "0.00"});
   CHECK(row_text(own.rows[1]) ==  // 0.125 (exact) rounds to even
-        Strings{"*token 1", "1,0=0.50", "1,1=0.12", "1,2=0.38"});
-  CHECK(own.rows[0][1].mark == "");
-  CHECK(own.rows[0][2].mark == "x");
-  CHECK(own.rows[1][3].mark == "x");
+        Strings{"*token 1", "0.50", "0.12", "0.38"});
+  CHECK(own.rows[0][1].mark == "diagonal");
+  CHECK(own.rows[0][3].mark == "above");
+  CHECK(own.rows[1][1].mark == "below");
+  CHECK(own.rows[1][2].mark == "diagonal");
+  CHECK(own.rows[1][3].mark == "above");
 }
 
 TEST_CASE("book::gradient_table shows max abs. error only when asked",

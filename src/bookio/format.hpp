@@ -1,7 +1,6 @@
 // Formatting helpers that many chapters' demos share: numbers in exponent
 // form, lists of numbers, byte strings made visible, small tensor
-// fixtures, the tables of gradient checks, of parameter registries and
-// of attention's queries against keys.
+// fixtures, the tables of gradient checks and of parameter registries.
 // They need no llm: a function that takes a tensor or a registry is a
 // template over anything with to_vector() or list(), so bookio stays
 // independent of the library the book teaches.
@@ -117,41 +116,6 @@ double max_abs_diff(const T& a, const T& b) {
 template <class Matrix>
 std::string matrix_row(const Matrix& m, std::size_t i, int decimals = 6) {
   return join_fixed(m.slice(0, i, i + 1), decimals);
-}
-
-/// The table of a [queries, keys] matrix (anything with shape() and
-/// at({i, j})): a row "token i" per query, a column "key j" per key, and
-/// a last column "row sum" when row_sums. cell(v, i, j) makes the cell
-/// of value v at query i, key j; without it the cell is number(v).
-template <class Matrix, class MakeCell>
-Table query_key_table(std::string caption, const Matrix& m, bool row_sums,
-                      const MakeCell& cell) {
-  Table t{.caption = std::move(caption), .columns = {"query"}, .rows = {}};
-  const std::size_t queries = m.shape()[0], keys = m.shape()[1];
-  for (std::size_t j = 0; j < keys; ++j) {
-    t.columns.push_back("key " + std::to_string(j));
-  }
-  if (row_sums) t.columns.push_back("row sum");
-  for (std::size_t i = 0; i < queries; ++i) {
-    std::vector<Cell> cells = {head("token " + std::to_string(i))};
-    double total = 0.0;
-    for (std::size_t j = 0; j < keys; ++j) {
-      cells.push_back(cell(m.at({i, j}), i, j));
-      total += m.at({i, j});
-    }
-    if (row_sums) cells.push_back(number(total));
-    t.rows.push_back(std::move(cells));
-  }
-  return t;
-}
-
-/// query_key_table with number(v) in every cell.
-template <class Matrix>
-Table query_key_table(std::string caption, const Matrix& m, bool row_sums) {
-  return query_key_table(std::move(caption), m, row_sums,
-                         [](double v, std::size_t, std::size_t) {
-                           return number(v);
-                         });
 }
 
 /// One case of a gradient-check table: an operation, labels for its

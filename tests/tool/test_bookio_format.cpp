@@ -36,17 +36,6 @@ struct FakeTensor {
   }
 };
 
-// Stands in for a matrix llm::Tensor as query_key_table reads it.
-struct FakeMatrix {
-  std::vector<std::size_t> dims;
-  std::vector<double> values;
-  const std::vector<std::size_t>& shape() const { return dims; }
-  double at(const std::vector<std::size_t>& ij) const {
-    REQUIRE(ij.size() == 2);
-    return values[ij[0] * dims[1] + ij[1]];
-  }
-};
-
 // Stands in for llm::GradientError: the fields a gradient table reads.
 struct FakeError {
   double max_abs;
@@ -176,36 +165,6 @@ TEST_CASE("book::registry_table lists name, shape and scalars in order",
   CHECK(t.rows[1][0].text == "w_down");
   CHECK(t.rows[1][2].text == "15");
   CHECK_FALSE(t.rows[1][2].header);
-}
-
-TEST_CASE("book::query_key_table has a row per query, a column per key",
-          "[tool][bookio]") {
-  const FakeMatrix m{{2, 3}, {0.25, 0.75, 0.0, 0.5, 0.125, 0.375}};
-  const book::Table t = book::query_key_table("weights", m, true);
-  CHECK(t.caption == "weights");
-  CHECK(t.columns == Strings{"query", "key 0", "key 1", "key 2", "row sum"});
-  REQUIRE(t.rows.size() == 2);
-  CHECK(row_text(t.rows[0]) == Strings{"*token 0", "0.250000", "0.750000",
-                                       "0.000000", "1.000000"});
-  CHECK(row_text(t.rows[1]) == Strings{"*token 1", "0.500000", "0.125000",
-                                       "0.375000", "1.000000"});
-  // Without row sums, and with a cell of its own that reads i and j.
-  const book::Table own = book::query_key_table(
-      "own", m, false, [](double v, std::size_t i, std::size_t j) {
-        book::Cell c = book::text(book::fixed(v, 2));
-        c.mark = j > i ? "above" : j == i ? "diagonal" : "below";
-        return c;
-      });
-  CHECK(own.columns == Strings{"query", "key 0", "key 1", "key 2"});
-  REQUIRE(own.rows.size() == 2);
-  CHECK(row_text(own.rows[0]) == Strings{"*token 0", "0.25", "0.75", "0.00"});
-  CHECK(row_text(own.rows[1]) ==  // 0.125 (exact) rounds to even
-        Strings{"*token 1", "0.50", "0.12", "0.38"});
-  CHECK(own.rows[0][1].mark == "diagonal");
-  CHECK(own.rows[0][3].mark == "above");
-  CHECK(own.rows[1][1].mark == "below");
-  CHECK(own.rows[1][2].mark == "diagonal");
-  CHECK(own.rows[1][3].mark == "above");
 }
 
 TEST_CASE("book::gradient_table shows max abs. error only when asked",

@@ -1,12 +1,16 @@
 // Shared by the tape's unit tests (tensor-autodiff and later chapters):
-// the largest relative error of the tape's gradients against central
-// differences, over every input of f, and the bound those tests hold it
-// to.
+// the type of a tape function's inputs, the largest relative error of
+// the tape's gradients against central differences, over every input of
+// f, and the bound those tests hold it to.
 #pragma once
 
 #include <vector>
 
 #include "llm/autograd.hpp"
+
+// The inputs of a tape function, as the tests' lambdas take them:
+// [](llm::Tape&, const Vars& v) { ... } is an llm::TapeFunction.
+using Vars = std::vector<llm::Var>;
 
 // The largest relative error a gradient check of these tests accepts.
 inline constexpr double grad_tol = 1e-8;

@@ -25,7 +25,6 @@ using llm::Shape;
 using llm::Tape;
 using llm::Tensor;
 using llm::Var;
-using Vars = std::vector<Var>;
 
 const double inf = std::numeric_limits<double>::infinity();
 

@@ -29,7 +29,6 @@ using llm::Shape;
 using llm::Tape;
 using llm::Tensor;
 using llm::Var;
-using Vars = std::vector<Var>;
 using Vec = std::vector<double>;
 
 // d = 4, two heads of width 2, f = 6, base 100, positions 0 .. 4.

@@ -25,6 +25,7 @@
 #include "fixtures.hpp"
 #include "message_of.hpp"
 #include "parameter_check.hpp"
+#include "tape_check.hpp"
 
 namespace {
 
@@ -35,7 +36,6 @@ using llm::Tape;
 using llm::Tensor;
 using llm::TokenGrid;
 using llm::Var;
-using Vars = std::vector<Var>;
 using Vec = std::vector<double>;
 
 // V = 5, d = 4, two blocks of two heads of width 2, f = 6, context 5.

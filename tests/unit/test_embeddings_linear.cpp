@@ -24,7 +24,6 @@ using llm::Shape;
 using llm::Tape;
 using llm::Tensor;
 using llm::Var;
-using Vars = std::vector<Var>;
 
 TEST_CASE("embedding copies rows and sums the gradients of repeated ids",
           "[ch17][embeddings-linear]") {

@@ -20,7 +20,6 @@ using llm::Shape;
 using llm::Tape;
 using llm::Tensor;
 using llm::Var;
-using Vars = std::vector<Var>;
 
 TEST_CASE("gather copies rows and scatter-adds repeated ids",
           "[ch15][model-op-gradients]") {

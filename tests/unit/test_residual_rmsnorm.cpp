@@ -25,7 +25,6 @@ using llm::Shape;
 using llm::Tape;
 using llm::Tensor;
 using llm::Var;
-using Vars = std::vector<Var>;
 
 Tensor ones(std::size_t d) { return Tensor({d}, std::vector<double>(d, 1.0)); }
 

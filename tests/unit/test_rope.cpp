@@ -27,7 +27,6 @@ using llm::Shape;
 using llm::Tape;
 using llm::Tensor;
 using llm::Var;
-using Vars = std::vector<Var>;
 
 // The rotation written independently of the library: x is [rows, d]
 // flattened, row r is token r % T at position offset + r % T, and pair k

@@ -28,7 +28,6 @@ using llm::Shape;
 using llm::Tape;
 using llm::Tensor;
 using llm::Var;
-using Vars = std::vector<Var>;
 
 // The chapter's fixture: three tokens of width 4, W_Q = W_V = I, W_K
 // swaps features 0 and 1, and 2 and 3.

@@ -26,7 +26,6 @@ using llm::Shape;
 using llm::Tape;
 using llm::Tensor;
 using llm::Var;
-using Vars = std::vector<Var>;
 
 double silu(double a) { return a / (1.0 + std::exp(-a)); }
 

@@ -20,7 +20,6 @@ using llm::Shape;
 using llm::Tape;
 using llm::Tensor;
 using llm::Var;
-using Vars = std::vector<Var>;
 
 Tensor ones(const Shape& shape) {
   return Tensor(shape, std::vector<double>(llm::numel(shape), 1.0));

@@ -238,7 +238,15 @@ TEST_CASE("files: atomic save, load, and the errors of both",
   const std::string path = (dir / "run.ckpt").string();
   const Checkpoint c = sample();
   llm::save_checkpoint(path, c);
-  CHECK(!fs::exists(path + ".tmp"));
+  // The temporary file is gone: the directory holds the checkpoint alone.
+  const auto names = [&] {
+    std::vector<std::string> out;
+    for (const auto& e : fs::directory_iterator(dir)) {
+      out.push_back(e.path().filename().string());
+    }
+    return out;
+  };
+  CHECK(names() == std::vector<std::string>{"run.ckpt"});
   std::ifstream f(path, std::ios::binary);
   const std::string file((std::istreambuf_iterator<char>(f)),
                          std::istreambuf_iterator<char>());
@@ -258,7 +266,27 @@ TEST_CASE("files: atomic save, load, and the errors of both",
   const std::string nowhere = (dir / "no" / "x.ckpt").string();
   CHECK(message_of<llm::IoError>([&] {
           llm::save_checkpoint(nowhere, c);
-        }) == "save_checkpoint: cannot write '" + nowhere + ".tmp'");
+        }) == "save_checkpoint: cannot create a file beside '" + nowhere +
+                  "': No such file or directory");
+  // A failed rename (onto a directory) names the target and leaves no
+  // temporary file.
+  fs::create_directories(dir / "taken");
+  const std::string taken = (dir / "taken").string();
+  CHECK(message_of<llm::IoError>([&] { llm::save_checkpoint(taken, c); }) ==
+        "save_checkpoint: cannot write '" + taken + "': Is a directory");
+  fs::remove(dir / "taken");
+  CHECK(names() == std::vector<std::string>{"run.ckpt"});
+  // A file or a symbolic link at the old fixed name path.tmp is neither
+  // overwritten nor followed.
+  std::ofstream(dir / "victim") << "keep";
+  fs::create_symlink(dir / "victim", path + ".tmp");
+  llm::save_checkpoint(path, c);
+  CHECK(fs::is_symlink(path + ".tmp"));
+  std::ifstream victim(dir / "victim");
+  CHECK(std::string((std::istreambuf_iterator<char>(victim)),
+                    std::istreambuf_iterator<char>()) == "keep");
+  fs::remove(path + ".tmp");
+  fs::remove(dir / "victim");
   // A bad file names its path; an empty file is not a checkpoint.
   std::ofstream(dir / "empty.ckpt").close();
   CHECK(message_of<CheckpointError>([&] {
@@ -437,6 +465,19 @@ TEST_CASE("a config that disagrees with the tensors",
         "encode_checkpoint: the checkpoint has tensors of 1188 scalars, "
         "its config makes " +
             std::to_string(llm::model_parameter_count(wider)));
+}
+
+TEST_CASE("a context below 2 is refused by writer and reader",
+          "[ch31][checkpoints]") {
+  Checkpoint c = sample();
+  c.config.context = 1;
+  CHECK(message_of<CheckpointError>([&] { llm::encode_checkpoint(c); }) ==
+        "encode_checkpoint: the checkpoint has a config of context 1, "
+        "expected at least 2");
+  std::string x = llm::encode_checkpoint(sample());
+  set_le(x, 28 + 40, 1, 8);  // context = 1
+  CHECK(decode_error(resealed(x)) ==
+        prefix + "has a config of context 1, expected at least 2");
 }
 
 TEST_CASE("tensors and moments must match the registry by name and shape",

@@ -28,6 +28,12 @@ awk 'BEGIN { RS = "\036"; ORS = "" } NR > 1 && NR <= 201 { print "\036" $0 }' \
 
 expect 0 "generate  continue a prompt from a checkpoint" --help
 expect 0 "--steps" train --help
+# --help states every limit.
+expect 0 "  --d-model      width of the residual stream d (2 to 4096, default 64)" \
+  train --help
+expect 0 "  --max-memory   refuse a run estimated to need more MiB than this (1 to 1073741824, default 4096)" \
+  generate --help
+expect 0 "  --checkpoint   checkpoint file to read, at most 4 GiB" eval --help
 expect 2 "tinyllm: no command"
 expect 2 "tinyllm: unknown command 'fit'" fit
 expect 2 "tinyllm train: no option --colour" train --out a.ckpt --colour red

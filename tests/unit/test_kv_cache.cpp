@@ -204,6 +204,13 @@ TEST_CASE("decode_step rejects a full cache, another model's cache, an id "
               "N 3, h 2, f 12, context 6, rope_base 100, eps 1e-05");
   CHECK(foreign.size() == 0);
 
+  // A difference past %g's six digits is still another model.
+  ModelConfig close = small;
+  close.eps = small.eps * (1.0 + 1e-9);
+  KvCache near(close);
+  CHECK_THROWS_AS(llm::decode_step(p, small, near, 0), llm::ConfigError);
+  CHECK(near.size() == 0);
+
   // A registry with block1.ffn.w_up one column too wide.
   Parameters wide(33);
   for (const llm::NamedTensor& n : p.list()) {

@@ -7,6 +7,7 @@ set(LITBOOK_LIBRARY_SOURCES
   llm/tokenizer.cpp
   llm/examples.cpp
   llm/bigram.cpp
+  llm/kneser_ney.cpp
   llm/tensor.cpp
   llm/ops.cpp
   llm/matmul.cpp
@@ -49,6 +50,7 @@ set(LITBOOK_HEADERS
   llm/little_endian.hpp
   llm/examples.hpp
   llm/bigram.hpp
+  llm/kneser_ney.hpp
   llm/tensor.hpp
   llm/ops.hpp
   llm/matmul.hpp

@@ -137,6 +137,18 @@ nothing_written u.ckpt
 printf '\036Gen 1\nab\377cd\n' > latin1.txt
 expect 1 "tinyllm eval: --corpus 'latin1.txt': decode_utf8: byte 9: invalid lead byte 0xff" \
   eval --checkpoint a.ckpt --corpus latin1.txt
+# A training split without a document of --context + 1 tokens is refused
+# before the first step: one whose documents are all short (each cut to
+# two words), and an empty one (Gen 3 is not in the training split).
+awk 'BEGIN { RS = "\036"; ORS = "" } NR > 1 { n = split($0, l, "\n");
+  split(l[2], w, " "); print "\036" l[1] "\n" w[1] " " w[2] "\n" }' \
+  small.txt > short.txt
+expect 1 "tinyllm train: --corpus 'short.txt': the training split has 0 documents of at least 17 tokens (it has 159, the longest of 6 tokens), expected at least one (lower --context or give more text)" \
+  train --out w.ckpt "${tiny[@]/small.txt/short.txt}"
+printf '\036Gen 3\nIn the beginning God created the heaven and the earth.\n' > notrain.txt
+expect 1 "tinyllm train: --corpus 'notrain.txt': the training split has 0 documents of at least 17 tokens (it has no documents), expected at least one (give more text)" \
+  train --out w.ckpt "${tiny[@]/small.txt/notrain.txt}"
+nothing_written w.ckpt
 
 # Crafted checkpoints with a valid checksum: craft FROM TO WHAT changes
 # one number of a.ckpt and reseals it, as a buggy writer would.

@@ -8,6 +8,7 @@
 // define.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstddef>
@@ -300,6 +301,59 @@ TEST_CASE("files: atomic save, load, and the errors of both",
                   CheckpointError);
   CHECK(!fs::exists(dir / "bad.ckpt"));
   CHECK(!fs::exists(dir / "bad.ckpt.tmp"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("Tokenizer::save writes through the checkpoint's writer",
+          "[ch31][checkpoints]") {
+  // From this chapter on the tokenizer's file is written by
+  // write_file_durably: a unique temporary name, never path.tmp.
+  const fs::path dir = fs::temp_directory_path() / "llm-test-tok-durable";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string path = (dir / "t.tok").string();
+  const auto names = [&] {
+    std::vector<std::string> out;
+    for (const auto& e : fs::directory_iterator(dir)) {
+      out.push_back(e.path().filename().string());
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  const llm::Tokenizer t = tokenizer();
+  // An existing file at path.tmp is neither overwritten nor renamed away.
+  std::ofstream(path + ".tmp") << "stale";
+  t.save(path);
+  CHECK(llm::tokenizer_bytes(llm::Tokenizer::load(path)) ==
+        llm::tokenizer_bytes(t));
+  std::ifstream stale(path + ".tmp");
+  CHECK(std::string((std::istreambuf_iterator<char>(stale)),
+                    std::istreambuf_iterator<char>()) == "stale");
+  CHECK(names() == std::vector<std::string>{"t.tok", "t.tok.tmp"});
+  fs::remove(path + ".tmp");
+  // A symbolic link at path.tmp is not followed: its target keeps its
+  // bytes, and the link stays a link.
+  std::ofstream(dir / "victim") << "keep";
+  fs::create_symlink(dir / "victim", path + ".tmp");
+  t.save(path);
+  CHECK(fs::is_symlink(path + ".tmp"));
+  std::ifstream victim(dir / "victim");
+  CHECK(std::string((std::istreambuf_iterator<char>(victim)),
+                    std::istreambuf_iterator<char>()) == "keep");
+  CHECK(names() ==
+        std::vector<std::string>{"t.tok", "t.tok.tmp", "victim"});
+  fs::remove(path + ".tmp");
+  fs::remove(dir / "victim");
+  // Failures name the target and the system's reason, and leave nothing.
+  const std::string nowhere = (dir / "no" / "t.tok").string();
+  CHECK(message_of<llm::IoError>([&] { t.save(nowhere); }) ==
+        "Tokenizer::save: cannot create a file beside '" + nowhere +
+            "': No such file or directory");
+  fs::create_directories(dir / "taken");
+  const std::string taken = (dir / "taken").string();
+  CHECK(message_of<llm::IoError>([&] { t.save(taken); }) ==
+        "Tokenizer::save: cannot write '" + taken + "': Is a directory");
+  CHECK(names() == std::vector<std::string>{"t.tok", "taken"});
   fs::remove_all(dir);
 }
 

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "llm/attention.hpp"
 #include "llm/autograd.hpp"
 #include "llm/decoder_block.hpp"
 #include "llm/error.hpp"
@@ -252,6 +253,33 @@ TEST_CASE("kernels split over 1, 2 and 3 threads give the plain loops' "
     CHECK(same_bits(llm::sub(x, same).to_vector(), diff));
     CHECK(same_bits(llm::max(x, 2).to_vector(), top));
     CHECK(same_bits(llm::sum(slab, 1).to_vector(), down));
+  }
+}
+
+TEST_CASE("the causal mask by rows marks what is_future marks, on any "
+          "thread count", "[ch27][fast-kernels]") {
+  const ThreadsReset reset;
+  const std::size_t t = 37;
+  const Tensor scores = noise({5, 7, t, t}, 16);  // 47915 elements
+  REQUIRE(scores.numel() > llm::kParallelWork);
+  const Vec sv = walk(scores);
+  const Tensor seed = noise({5, 7, t, t}, 17);
+  const Vec gv = walk(seed);
+  Vec forward = sv, backward = gv;  // the simple loop, element by element
+  for (std::size_t n = 0; n < sv.size(); ++n) {
+    if (llm::is_future(n / t % t, n % t)) {
+      forward[n] = -INFINITY;
+      backward[n] = 0.0;
+    }
+  }
+  for (std::size_t threads : {1, 2, 3}) {
+    llm::set_threads(threads);
+    llm::Tape tape;
+    const llm::Var x = tape.leaf(scores);
+    const llm::Var y = llm::mask_future(x);
+    tape.backward(y, seed);
+    CHECK(same_bits(y.value().to_vector(), forward));
+    CHECK(same_bits(x.grad().to_vector(), backward));
   }
 }
 

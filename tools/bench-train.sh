@@ -30,7 +30,6 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 steps=${1:-12}
 ((steps >= 3)) || { echo "bench-train: STEPS must be at least 3" >&2; exit 2; }
-before_rev=${BENCH_BEFORE:-HEAD~1}
 
 openblas=/usr/lib/x86_64-linux-gnu/openblas-openmp
 if ! /usr/bin/python3 -c "import torch" 2> /dev/null; then
@@ -46,19 +45,7 @@ fi
 # of its own (kept under build-bench/ for the next run).
 [[ -f build/build.ninja ]] || tools/setup.sh
 cmake --build build --target bench_train > /dev/null
-before_sha=$(git rev-parse --short=12 "$before_rev^{commit}")
-before_src=$root/build-bench/src-$before_sha
-before_build=$root/build-bench/build-$before_sha
-if [[ ! -d $before_src ]]; then
-  mkdir -p build-bench
-  git worktree add --detach "$before_src" "$before_sha" > /dev/null 2>&1
-fi
-if [[ ! -f $before_build/build.ninja ]]; then
-  cmake -S "$before_src" -B "$before_build" -G Ninja \
-    -DCMAKE_BUILD_TYPE=RelWithDebInfo > /dev/null
-fi
-echo "bench-train: building bench_train at $before_sha (before) ..." >&2
-cmake --build "$before_build" --target bench_train > /dev/null
+source tools/bench-before.sh
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -77,7 +64,7 @@ PY
 }
 for threads in 1 2; do
   run "after$threads" build/tools/bench_train time "$steps" "$threads"
-  run "before$threads" "$before_build/tools/bench_train" time "$steps" "$threads"
+  run "before$threads" "$before_bin" time "$steps" "$threads"
   for dtype in float64 float32; do
     run "$dtype-$threads" env OMP_NUM_THREADS="$threads" \
       OPENBLAS_NUM_THREADS="$threads" LD_LIBRARY_PATH="$openblas" \

@@ -294,7 +294,7 @@ TEST_CASE("an exception in a chunk reaches the caller as itself",
       }
     };
   };
-  // Chunks [0, 3), [3, 6), [6, 9): the last runs on a helper thread.
+  // Items 6, 7 and 8 throw, on whichever threads take their chunks.
   CHECK_THROWS_AS(llm::parallel_for(9, throw_from(6)), llm::ShapeError);
   CHECK_THROWS_WITH(llm::parallel_for(9, throw_from(6)), "chunk at 6");
   // Two chunks throw: the lowest chunk's exception, whatever the timing.

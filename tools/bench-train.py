@@ -1,9 +1,10 @@
 """The PyTorch side of tools/bench-train.sh: the book's model, rebuilt by
-tests/reference/model_torch.py (float64), trained from the parameters and
-on the batches that `bench_train dump` printed, with torch.optim.AdamW,
-the same warm-up + cosine schedule and the same clipping.
+tests/reference/model_torch.py, trained from the parameters and on the
+batches that `bench_train dump` printed, with torch.optim.AdamW, the same
+warm-up + cosine schedule and the same clipping, in float64 (the book's
+precision) or float32 (what a reader would use).
 
-usage: /usr/bin/python3 tools/bench-train.py DUMP_FILE THREADS
+usage: /usr/bin/python3 tools/bench-train.py DUMP_FILE THREADS [float32]
 Prints "step I SECONDS LOSS" for each step, the loss as float.hex().
 """
 import os
@@ -19,6 +20,8 @@ import model_torch  # noqa: E402  (the path above first)
 
 def main():
     dump, threads = sys.argv[1], int(sys.argv[2])
+    if len(sys.argv) > 3 and sys.argv[3] == "float32":
+        model_torch.DT = torch.float32  # read_model and rope read it
     torch.set_num_threads(threads)
     with open(dump) as f:
         r = model_torch.Reader(f.read())

@@ -1,44 +1,75 @@
 #!/usr/bin/env bash
-# Training throughput of the book's model, in tokens per second, against
-# PyTorch, in one run. The book: chapter 29's train_step (forward,
-# backward, clipping by global norm, AdamW) on llm::book_model_config(),
-# batches of B 8 x T 64, at 1 and 2 threads of the library
-# (llm::set_threads). PyTorch: the same model in float64, rebuilt by
-# tests/reference/model_torch.py, from the same initial parameters on the
-# same batches with torch.optim.AdamW, the same schedule and clipping, at
-# torch.set_num_threads 1 and 2 (Debian's python3-torch on OpenBLAS).
+# Training throughput of the book's model, in tokens per second, in one
+# run: the book's training step now, the same step as built from an
+# earlier commit ("before", default HEAD~1, which after a merge is main
+# before it), and PyTorch in float64 and float32, each at 1 and 2
+# threads, as ratios; and the peak memory of each run.
 #
-# Each side runs STEPS steps per thread count; the first two are a
-# warm-up and are not timed, and the median of the others gives seconds
-# per step and tokens per second (B T / seconds). The losses of the two
-# sides are compared step by step, to show that the two programs train
-# the same model (float64 on both sides, so they agree to about 1e-12).
-# tools/bench-train-step.sh times the parts (one decoder block's forward
-# and backward, the matmul); this script times the whole step a training
-# run repeats, optimiser and clipping included.
+# The book: chapter training's train_step (forward, backward, clipping by
+# global norm, AdamW) on llm::book_model_config(), batches of B 8 x T 64,
+# threads set with llm::set_threads. PyTorch: the same model rebuilt by
+# tests/reference/model_torch.py from the same initial parameters, on the
+# same batches, with torch.optim.AdamW, the same schedule and clipping
+# (Debian's python3-torch). Its BLAS is OpenBLAS's OpenMP build
+# (libopenblas0-openmp, which tools/setup.sh installs), chosen here with
+# LD_LIBRARY_PATH whatever the system's default libblas.so.3 is: Debian's
+# reference BLAS is about 8x slower and its pthread OpenBLAS about 3x
+# slower at 2 threads, and neither is what a reader would compare with.
+#
+# Each run takes STEPS steps; the first two are a warm-up and are not
+# timed, and the median of the others gives seconds per step. Runs of
+# the different sides alternate, so that a change in the machine's load
+# falls on all of them. The book's losses must equal the earlier
+# commit's bit for bit at every thread count (the fast code may not
+# change a number), and agree with PyTorch float64's to about 1e-12.
 #
 # usage: tools/bench-train.sh [STEPS]   (default 12, at least 3)
+#        BENCH_BEFORE=REV tools/bench-train.sh   compares with REV
 set -euo pipefail
 cd "$(dirname "$0")/.."
+root=$(pwd)
 steps=${1:-12}
 ((steps >= 3)) || { echo "bench-train: STEPS must be at least 3" >&2; exit 2; }
 
+openblas=/usr/lib/x86_64-linux-gnu/openblas-openmp
 if ! /usr/bin/python3 -c "import torch" 2> /dev/null; then
   echo "bench-train: Debian's python3-torch is missing (tools/setup.sh installs it)" >&2
   exit 1
 fi
+if [[ ! -f $openblas/libblas.so.3 ]]; then
+  echo "bench-train: $openblas/libblas.so.3 is missing (libopenblas0-openmp; tools/setup.sh installs it)" >&2
+  exit 1
+fi
+
+# The book as it is now, and as it was at BEFORE, built in a worktree
+# of its own (kept under build-bench/ for the next run).
 [[ -f build/build.ninja ]] || tools/setup.sh
 cmake --build build --target bench_train > /dev/null
-book=build/tools/bench_train
+source tools/bench-before.sh
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-"$book" dump "$steps" > "$out/dump"
+build/tools/bench_train dump "$steps" > "$out/dump"
+
+# run NAME CMD...: the step lines in $out/NAME, the peak resident memory
+# of the process, in KiB, in $out/NAME.peak.
+run() {
+  local name=$1; shift
+  /usr/bin/python3 - "$out/$name.peak" "$@" > "$out/$name" <<'PY'
+import resource, subprocess, sys
+subprocess.run(sys.argv[2:], check=True)
+with open(sys.argv[1], "w") as f:
+    print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=f)
+PY
+}
 for threads in 1 2; do
-  "$book" time "$steps" "$threads" > "$out/book$threads"
-  OMP_NUM_THREADS=$threads OPENBLAS_NUM_THREADS=$threads \
-    /usr/bin/python3 tools/bench-train.py "$out/dump" "$threads" \
-    > "$out/torch$threads"
+  run "after$threads" build/tools/bench_train time "$steps" "$threads"
+  run "before$threads" "$before_bin" time "$steps" "$threads"
+  for dtype in float64 float32; do
+    run "$dtype-$threads" env OMP_NUM_THREADS="$threads" \
+      OPENBLAS_NUM_THREADS="$threads" LD_LIBRARY_PATH="$openblas" \
+      /usr/bin/python3 tools/bench-train.py "$out/dump" "$threads" "$dtype"
+  done
 done
 
 # The median seconds of steps 2 .. STEPS - 1 of one run.
@@ -46,7 +77,7 @@ median() {
   awk '$1 == "step" && $2 >= 2 { print $3 }' "$1" | sort -g |
     awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
-# The largest relative difference between the two runs' losses.
+# The largest relative difference between two runs' losses.
 agree() {
   paste "$1" "$2" | /usr/bin/python3 -c '
 import sys
@@ -57,29 +88,41 @@ for line in sys.stdin:
     worst = max(worst, abs(a - b) / abs(b))
 print("%.1e" % worst)'
 }
+losses() { awk '{ print $4 }' "$1"; }
 
 tokens=$((8 * 64))
-# Timings on a shared machine mean little without its load.
 echo "load average (1, 5, 15 min) at the end: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
 echo "training step of the book's model (V 1026, d 64, N 2, h 4, f 176),"
 echo "B 8 x T 64 = $tokens tokens, median of $((steps - 2)) steps after 2 of warm-up"
-printf '%-8s %7s %12s %12s %14s\n' side threads "s per step" "tokens/s" "loss agrees"
+echo "before: $before_sha; PyTorch $(/usr/bin/python3 -c 'import torch; print(torch.__version__)') on $openblas"
+printf '%-16s %7s %11s %10s %9s %16s\n' side threads "s per step" "tokens/s" "peak MiB" "loss vs book"
 declare -A tps
 for threads in 1 2; do
-  for side in book torch; do
-    s=$(median "$out/$side$threads")
+  for side in after before float64 float32; do
+    name=$side$threads
+    [[ $side == float* ]] && name=$side-$threads
+    s=$(median "$out/$name")
     tps[$side$threads]=$(echo "$tokens / $s" | bc -l)
-    a=$([[ $side == torch ]] && agree "$out/book$threads" "$out/torch$threads" || echo "-")
-    printf '%-8s %7s %12.4f %12.0f %14s\n' \
-      "$([[ $side == book ]] && echo book || echo PyTorch)" "$threads" "$s" \
-      "${tps[$side$threads]}" "$a"
+    case $side in
+      after) label="book (now)"; a="-" ;;
+      before) label="book ($before_sha)"
+              a=$(cmp -s <(losses "$out/after$threads") <(losses "$out/$name") \
+                  && echo "same bits" || echo "DIFFERENT") ;;
+      *) label="PyTorch $side"; a=$(agree "$out/after$threads" "$out/$name") ;;
+    esac
+    printf '%-16s %7s %11.4f %10.0f %9.0f %16s\n' "${label:0:16}" "$threads" "$s" \
+      "${tps[$side$threads]}" "$(echo "$(cat "$out/$name.peak") / 1024" | bc -l)" "$a"
   done
 done
+ratio() { printf '%.2f' "$(echo "${tps[$1]} / ${tps[$2]}" | bc -l)"; }
 echo "ratios (tokens per second, measured in this run)"
 for threads in 1 2; do
-  printf 'book / PyTorch at %s thread(s): %.2f\n' "$threads" \
-    "$(echo "${tps[book$threads]} / ${tps[torch$threads]}" | bc -l)"
+  echo "at $threads thread(s): now / before $(ratio after$threads before$threads);" \
+       "now / PyTorch float64 $(ratio after$threads float64$threads);" \
+       "now / PyTorch float32 $(ratio after$threads float32$threads)"
 done
-printf 'book 2 threads / 1 thread: %.2f; PyTorch 2 threads / 1 thread: %.2f\n' \
-  "$(echo "${tps[book2]} / ${tps[book1]}" | bc -l)" \
-  "$(echo "${tps[torch2]} / ${tps[torch1]}" | bc -l)"
+echo "2 threads / 1 thread: now $(ratio after2 after1); before $(ratio before2 before1);" \
+     "PyTorch float32 $(ratio float322 float321)"
+echo "now at 2 threads / before at 1 thread: $(ratio after2 before1)"
+cmp -s <(losses "$out/after1") <(losses "$out/after2") ||
+  { echo "bench-train: the book's losses differ between 1 and 2 threads" >&2; exit 1; }

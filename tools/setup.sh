@@ -9,6 +9,7 @@ packages=(cmake ninja-build g++ ccache pandoc doxygen catch2 libjs-katex
           emscripten   # the workbench of chapter 25 (its system libraries come prebuilt)
           chromium poppler-utils   # browser tests and the PDF
           python3-torch python3-numpy   # the outside reference (AdamW)
+          libopenblas0-openmp   # PyTorch's BLAS in tools/bench-train.sh
           bible-kjv bible-kjv-text)   # the corpus: the King James Bible
 # Debian's nodejs comes without npm; a Node.js that bundles it needs none.
 command -v npm > /dev/null || packages+=(npm)

@@ -10,8 +10,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <vector>
 
+#include "llm/attention.hpp"
 #include "llm/autograd.hpp"
 #include "llm/decoder_block.hpp"
 #include "llm/error.hpp"
@@ -207,6 +209,113 @@ TEST_CASE("the thread count is checked", "[ch27][fast-kernels]") {
   });
   CHECK(seen == std::vector<int>(10, 1));
   llm::parallel_for(0, [](std::size_t, std::size_t) { FAIL("no items"); });
+}
+
+TEST_CASE("kernels split over 1, 2 and 3 threads give the plain loops' "
+          "bits", "[ch27][fast-kernels]") {
+  const ThreadsReset reset;
+  // Large enough to pass kParallelWork, odd extents, a view with an
+  // offset; every operand layout zip and reduce tell apart.
+  const Tensor x = noise({3, 129, 97}, 11).slice(1, 1, 128);  // [3,127,97]
+  REQUIRE(x.numel() > llm::kParallelWork);
+  const Tensor rows = noise({3, 127, 1}, 12);   // one number per row
+  const Tensor cols = noise({1, 97}, 13);       // broadcast, stride 0
+  const Tensor same = noise({3, 127, 97}, 14);  // the common shape
+  const Tensor slab = noise({1, 401, 97}, 15);  // one outer slab
+  const Vec xv = walk(x), rv = walk(rows.broadcast_to(x.shape()));
+  const Vec cv = walk(cols.broadcast_to(x.shape())), sv = walk(same);
+  Vec neg(xv.size()), by_row(xv.size()), by_col(xv.size()), diff(xv.size());
+  for (std::size_t k = 0; k < xv.size(); ++k) {
+    neg[k] = -1.5 * xv[k];
+    by_row[k] = xv[k] - rv[k];
+    by_col[k] = xv[k] * cv[k];
+    diff[k] = xv[k] - sv[k];
+  }
+  // Row maxima (inner 1: four rows at a time) and the sum over axis 1
+  // of one slab (threads split its columns), in index order.
+  Vec top(3 * 127), down(97, 0.0);
+  for (std::size_t r = 0; r < top.size(); ++r) {
+    top[r] = xv[r * 97];
+    for (std::size_t j = 1; j < 97; ++j) {
+      top[r] = xv[r * 97 + j] > top[r] ? xv[r * 97 + j] : top[r];
+    }
+  }
+  const Vec slab_v = walk(slab);
+  for (std::size_t i = 0; i < 401; ++i) {
+    for (std::size_t r = 0; r < 97; ++r) down[r] += slab_v[i * 97 + r];
+  }
+  for (std::size_t threads : {1, 2, 3}) {
+    llm::set_threads(threads);
+    CHECK(same_bits(llm::map(x, [](double v) { return -1.5 * v; })
+                        .to_vector(), neg));
+    CHECK(same_bits(llm::sub(x, rows).to_vector(), by_row));
+    CHECK(same_bits(llm::mul(x, cols).to_vector(), by_col));
+    CHECK(same_bits(llm::sub(x, same).to_vector(), diff));
+    CHECK(same_bits(llm::max(x, 2).to_vector(), top));
+    CHECK(same_bits(llm::sum(slab, 1).to_vector(), down));
+  }
+}
+
+TEST_CASE("the causal mask by rows marks what is_future marks, on any "
+          "thread count", "[ch27][fast-kernels]") {
+  const ThreadsReset reset;
+  const std::size_t t = 37;
+  const Tensor scores = noise({5, 7, t, t}, 16);  // 47915 elements
+  REQUIRE(scores.numel() > llm::kParallelWork);
+  const Vec sv = walk(scores);
+  const Tensor seed = noise({5, 7, t, t}, 17);
+  const Vec gv = walk(seed);
+  Vec forward = sv, backward = gv;  // the simple loop, element by element
+  for (std::size_t n = 0; n < sv.size(); ++n) {
+    if (llm::is_future(n / t % t, n % t)) {
+      forward[n] = -INFINITY;
+      backward[n] = 0.0;
+    }
+  }
+  for (std::size_t threads : {1, 2, 3}) {
+    llm::set_threads(threads);
+    llm::Tape tape;
+    const llm::Var x = tape.leaf(scores);
+    const llm::Var y = llm::mask_future(x);
+    tape.backward(y, seed);
+    CHECK(same_bits(y.value().to_vector(), forward));
+    CHECK(same_bits(x.grad().to_vector(), backward));
+  }
+}
+
+TEST_CASE("an exception in a chunk reaches the caller as itself",
+          "[ch27][fast-kernels]") {
+  const ThreadsReset reset;
+  llm::set_threads(3);
+  const auto throw_from = [](std::size_t first) {
+    return [first](std::size_t begin, std::size_t) {
+      if (begin >= first) {
+        throw llm::ShapeError("chunk at " + std::to_string(begin));
+      }
+    };
+  };
+  // Items 6, 7 and 8 throw, on whichever threads take their chunks.
+  CHECK_THROWS_AS(llm::parallel_for(9, throw_from(6)), llm::ShapeError);
+  CHECK_THROWS_WITH(llm::parallel_for(9, throw_from(6)), "chunk at 6");
+  // Two chunks throw: the lowest chunk's exception, whatever the timing.
+  for (int i = 0; i < 20; ++i) {
+    CHECK_THROWS_WITH(llm::parallel_for(9, throw_from(3)), "chunk at 3");
+  }
+  // The helpers survive: every item once, and a nested loop runs inside
+  // its chunk.
+  std::vector<int> seen(9 * 9, 0);
+  llm::parallel_for(9, [&](std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i) {
+      llm::parallel_for(9, [&](std::size_t b2, std::size_t e2) {
+        for (std::size_t j = b2; j < e2; ++j) seen[i * 9 + j] += 1;
+      });
+    }
+  });
+  CHECK(seen == std::vector<int>(9 * 9, 1));
+  // Work below kParallelWork stays on one call.
+  int calls = 0;
+  llm::parallel_for(100, 10, [&](std::size_t, std::size_t) { ++calls; });
+  CHECK(calls == 1);
 }
 
 TEST_CASE("a block's step gives the same bits on 1 and 2 threads, and its "

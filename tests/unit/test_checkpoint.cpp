@@ -21,6 +21,11 @@
 #include <string_view>
 #include <vector>
 
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "llm/adamw.hpp"
 #include "llm/autograd.hpp"
 #include "llm/checkpoint.hpp"
@@ -354,6 +359,89 @@ TEST_CASE("Tokenizer::save writes through the checkpoint's writer",
   CHECK(message_of<llm::IoError>([&] { t.save(taken); }) ==
         "Tokenizer::save: cannot write '" + taken + "': Is a directory");
   CHECK(names() == std::vector<std::string>{"t.tok", "taken"});
+  fs::remove_all(dir);
+}
+
+// The signal the child of the next test raises from inside a write.
+int signal_to_raise = 0;
+
+TEST_CASE("a signal during a write removes the temporary file",
+          "[ch31][checkpoints]") {
+  const fs::path dir = fs::temp_directory_path() / "llm-test-ckpt-signal";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string path = (dir / "out.ckpt").string();
+  const std::string big(1 << 20, 'x');
+  const auto names = [&] {
+    std::vector<std::string> out;
+    for (const auto& e : fs::directory_iterator(dir)) {
+      out.push_back(e.path().filename().string());
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  for (const int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    // The child limits its files to 4096 bytes: the write stops there,
+    // with the temporary file created and partly written, and the kernel
+    // sends SIGXFSZ, whose handler raises `sig`. Deterministic.
+    const pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+      // Catch installs handlers of its own; a plain program has none.
+      for (const int s : {SIGINT, SIGTERM, SIGHUP}) ::signal(s, SIG_DFL);
+      signal_to_raise = sig;
+      ::signal(SIGXFSZ, [](int) { ::raise(signal_to_raise); });
+      const ::rlimit limit{4096, 4096};
+      ::setrlimit(RLIMIT_FSIZE, &limit);
+      try {
+        llm::write_file_durably(path, big, "test");
+      } catch (...) {
+        ::_exit(2);
+      }
+      ::_exit(1);
+    }
+    int status = 0;
+    REQUIRE(::waitpid(child, &status, 0) == child);
+    CHECK(WIFSIGNALED(status));
+    CHECK(WTERMSIG(status) == sig);
+    CHECK(names().empty());
+  }
+  // A signal the program ignores stays ignored (the write fails on the
+  // limit instead, and removes its file as any failure does).
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    ::signal(SIGTERM, SIG_IGN);
+    signal_to_raise = SIGTERM;
+    ::signal(SIGXFSZ, [](int) { ::raise(signal_to_raise); });
+    const ::rlimit limit{4096, 4096};
+    ::setrlimit(RLIMIT_FSIZE, &limit);
+    try {
+      llm::write_file_durably(path, big, "test");
+    } catch (const llm::IoError&) {
+      struct sigaction now {};
+      ::sigaction(SIGTERM, nullptr, &now);
+      ::_exit(now.sa_handler == SIG_IGN ? 0 : 3);
+    }
+    ::_exit(1);
+  }
+  int status = 0;
+  REQUIRE(::waitpid(child, &status, 0) == child);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(names().empty());
+  // A write that succeeds puts back the actions it found.
+  struct sigaction ignore {};
+  ignore.sa_handler = SIG_IGN;
+  struct sigaction hup_before {}, int_before {}, hup_after {}, int_after {};
+  ::sigaction(SIGHUP, &ignore, &hup_before);
+  ::sigaction(SIGINT, nullptr, &int_before);
+  llm::write_file_durably(path, "bytes", "test");
+  ::sigaction(SIGHUP, &hup_before, &hup_after);
+  ::sigaction(SIGINT, nullptr, &int_after);
+  CHECK(hup_after.sa_handler == SIG_IGN);
+  CHECK(int_after.sa_handler == int_before.sa_handler);
+  CHECK(names() == std::vector<std::string>{"out.ckpt"});
   fs::remove_all(dir);
 }
 

@@ -24,6 +24,7 @@
 #include "llm/params.hpp"
 #include "llm/random.hpp"
 #include "llm/tensor.hpp"
+#include "llm/threads.hpp"
 #include "llm/training.hpp"
 #include "message_of.hpp"
 
@@ -217,6 +218,16 @@ Batch tiny_batch() {
   return llm::sample_batch(tiny_docs, 3, 5, rng);
 }
 
+// Window w of `b` as a batch of one window, copied id by id.
+Batch window_of(const Batch& b, std::size_t w) {
+  Batch one{{1, b.inputs.length, {}}, {1, b.inputs.length, {}}};
+  for (std::size_t t = 0; t < b.inputs.length; ++t) {
+    one.inputs.ids.push_back(b.inputs.ids[w * b.inputs.length + t]);
+    one.targets.ids.push_back(b.targets.ids[w * b.inputs.length + t]);
+  }
+  return one;
+}
+
 }  // namespace
 
 TEST_CASE("train_step from the same state gives the same bits",
@@ -241,9 +252,14 @@ TEST_CASE("train_step from the same state gives the same bits",
           std::bit_cast<std::uint64_t>(b[i].grad_norm));
     CHECK(a[i].lr == 1e-2);
   }
-  // The first loss is the loss of the untouched model on that batch.
-  CHECK(a[0].loss ==
-        llm::evaluate_loss(tiny_params(), tiny, {tiny_batch()}));
+  // The first loss is the mean of the untouched model's losses on the
+  // batch's windows, added in window order.
+  const Batch batch = tiny_batch();
+  double sum = 0.0;
+  for (std::size_t w = 0; w < batch.inputs.batch; ++w) {
+    sum += llm::evaluate_loss(tiny_params(), tiny, {window_of(batch, w)});
+  }
+  CHECK(a[0].loss == sum / double(batch.inputs.batch));
   CHECK(a[2].loss < a[0].loss);  // three steps on one batch learn it
 }
 
@@ -254,13 +270,32 @@ TEST_CASE("train_step reports the norm before clipping and moves like "
   Parameters p = tiny_params(), q = tiny_params();
   llm::AdamW opt(p, {.lr = 1e-2}), ref(q, {.lr = 1e-2});
   const Batch batch = tiny_batch();
-  llm::Tape tape;
-  const llm::ParameterLeaves leaves(tape, q);
-  tape.backward(llm::next_token_loss(
-      llm::model_forward(llm::model_weights(leaves, tiny), tiny, batch.inputs)
-          .logits,
-      batch.targets));
-  std::vector<NamedTensor> g = leaves.gradients();
+  // The batch's gradient: each window's on its own tape, seeded with
+  // 1/B, added element by element in window order.
+  std::vector<NamedTensor> g;
+  const double share = 1.0 / double(batch.inputs.batch);
+  for (std::size_t w = 0; w < batch.inputs.batch; ++w) {
+    const Batch one = window_of(batch, w);
+    llm::Tape tape;
+    const llm::ParameterLeaves leaves(tape, q);
+    tape.backward(llm::next_token_loss(llm::model_forward(
+                                           llm::model_weights(leaves, tiny),
+                                           tiny, one.inputs)
+                                           .logits,
+                                       one.targets),
+                  Tensor(llm::Shape{}, {share}));
+    std::vector<NamedTensor> part = leaves.gradients();
+    if (w == 0) {
+      g = part;
+      continue;
+    }
+    for (std::size_t i = 0; i < g.size(); ++i) {
+      std::vector<double> sum = g[i].value.to_vector();
+      const std::vector<double> add = part[i].value.to_vector();
+      for (std::size_t j = 0; j < sum.size(); ++j) sum[j] += add[j];
+      g[i].value = Tensor(g[i].value.shape(), sum);
+    }
+  }
   const double norm = llm::global_norm(g);
   const double clip = norm / 4;  // well below: the step must clip
   for (NamedTensor& n : g) {
@@ -295,7 +330,20 @@ TEST_CASE("a rejected train_step changes neither parameters nor optimiser",
   bad.inputs.ids[0] = 7;  // V = 7: ids are 0 .. 6
   CHECK(message_of<llm::IndexError>([&] {
           llm::train_step(p, opt, tiny, bad, 1e-3, 1.0);
-        }) == "model_forward: id 7 at position 0, expected an id below V = 7");
+        }) == "train_step: inputs: id 7 at position 0, expected an id below "
+              "V = 7");
+  Batch late = tiny_batch();
+  late.targets.ids[9] = 8;  // window 1, position 4: named in the batch
+  CHECK(message_of<llm::IndexError>([&] {
+          llm::train_step(p, opt, tiny, late, 1e-3, 1.0);
+        }) == "train_step: targets: id 8 at position 9, expected an id below "
+              "V = 7");
+  Batch ragged = tiny_batch();
+  ragged.targets.batch = 1;  // 15 ids for B = 1, T = 5
+  CHECK(message_of<llm::ShapeError>([&] {
+          llm::train_step(p, opt, tiny, ragged, 1e-3, 1.0);
+        }) == "train_step: targets: 15 ids for B = 1, T = 5, expected B T "
+              "ids with B, T > 0");
   // An optimiser made for another registry: AdamW refuses the step.
   Parameters other(29);
   other.add("w", Tensor({1}, {1.0}));
@@ -307,4 +355,39 @@ TEST_CASE("a rejected train_step changes neither parameters nor optimiser",
   CHECK(p.fingerprint() == before);
   CHECK(opt.state().step == 0);
   CHECK(opt.options().lr == 1e-2);
+}
+
+TEST_CASE("train_step and evaluate_loss give the same bits on 1, 2 and 3 "
+          "threads", "[ch29][training]") {
+  struct Reset {
+    ~Reset() { llm::set_threads(1); }
+  } reset;
+  const auto run = [](std::size_t threads) {
+    llm::set_threads(threads);
+    Parameters p = tiny_params();
+    llm::AdamW opt(p, {.lr = 1e-2, .weight_decay = 0.1});
+    std::vector<double> out;
+    for (int i = 0; i < 3; ++i) {
+      const llm::StepResult r =
+          llm::train_step(p, opt, tiny, tiny_batch(), 1e-2, 0.5);
+      out.push_back(r.loss);
+      out.push_back(r.grad_norm);
+    }
+    out.push_back(llm::evaluate_loss(p, tiny, {tiny_batch(), tiny_batch()}));
+    for (const NamedTensor& n : p.list()) {
+      for (double x : n.value.to_vector()) out.push_back(x);
+    }
+    return out;
+  };
+  const std::vector<double> one = run(1);
+  for (std::size_t threads : {2, 3}) {
+    const std::vector<double> many = run(threads);
+    REQUIRE(many.size() == one.size());
+    std::size_t differ = 0;
+    for (std::size_t i = 0; i < one.size(); ++i) {
+      differ += std::bit_cast<std::uint64_t>(one[i]) !=
+                std::bit_cast<std::uint64_t>(many[i]);
+    }
+    CHECK(differ == 0);
+  }
 }

@@ -238,6 +238,24 @@ TEST_CASE("a sampled batch holds whole examples, the same for the same "
   CHECK(rows.targets == std::vector<std::size_t>{8, 9});
 }
 
+// The chapter's demo replays the batch seed to mark which training
+// examples a run draws; that replay is right only while each draw is
+// row next_u64() % N, in order.
+TEST_CASE("sample_batch draws row next_u64() % N for each example",
+          "[ch20][neural-ngram]") {
+  const NgramBatch all =
+      llm::ngram_examples({{5, 6, 7, 8, 9, 10, 11, 12, 13}}, 3);
+  llm::Rng rng(2020), replay(2020);
+  const NgramBatch b = llm::sample_batch(all, 50, rng);
+  REQUIRE(b.size() == 50);
+  for (std::size_t i = 0; i < b.size(); ++i) {
+    const std::size_t row = replay.next_u64() % all.size();
+    CHECK(b.targets[i] == all.targets[row]);
+    CHECK(b.contexts[2 * i] == all.contexts[2 * row]);
+  }
+  CHECK(rng.state() == replay.state());
+}
+
 TEST_CASE("an empty batch is rejected", "[ch20][neural-ngram]") {
   const NgramBatch all = llm::ngram_examples({{5, 6, 7}}, 3);
   llm::Rng rng(1);

@@ -200,11 +200,6 @@ foreach(name IN LISTS workbench_names)
   list(APPEND WORKBENCH_SITE_FILES ${module})
   list(APPEND workbench_stamps ${STAMP_DIR}/workbench-${name}-module.stamp)
   workbench_copy(${dir}/${name}.js)
-  # What else a workbench needs in the site (the generating one: the
-  # trained checkpoint), from its own NAME.cmake.
-  if(EXISTS ${dir}/${name}.cmake)
-    include(${dir}/${name}.cmake)
-  endif()
 
   # The same entry point, native, for the comparison test
   # (tests/workbench/NAME.test.js).
@@ -213,6 +208,12 @@ foreach(name IN LISTS workbench_names)
                  ${dir}/${name}.cpp)
   target_include_directories(workbench_${name}_native PRIVATE ${dir})
   target_link_libraries(workbench_${name}_native PRIVATE llm)
+
+  # What else a workbench needs in the site (the generating one: the
+  # trained checkpoint) or in its native program, from its own NAME.cmake.
+  if(EXISTS ${dir}/${name}.cmake)
+    include(${dir}/${name}.cmake)
+  endif()
   list(APPEND BOOK_WORKBENCHES ${name})
 endforeach()
 

@@ -26,3 +26,30 @@ add_custom_command(
   VERBATIM)
 list(APPEND WORKBENCH_SITE_FILES ${train_data_js})
 list(APPEND workbench_stamps ${STAMP_DIR}/workbench-train-data.stamp)
+
+# The native test program computes with the C library's math functions
+# that the WebAssembly module has: Emscripten's musl, whose sin, cos and
+# tanh differ from glibc's in the last bit for some arguments (and glibc
+# picks an FMA variant of exp, log and pow on a CPU that has FMA), and a
+# training run carries such a bit from the initial draws (Box-Muller's
+# log and cos) and RoPE's angles into every later step. So the program
+# links musl's own sources of the functions the library calls, from
+# Debian's Emscripten, ahead of glibc's: the module and the native build
+# then run the same code on the same numbers, and their steps must agree
+# bit for bit (tests/workbench/train.test.js).
+set(WORKBENCH_MUSL_DIR /usr/share/emscripten/system/lib/libc/musl CACHE PATH
+    "Emscripten's musl, whose math the training workbench's native test uses")
+enable_language(C)
+set(musl_math "")
+foreach(f cos sin __cos __sin __rem_pio2 __rem_pio2_large exp exp_data log
+          log_data pow pow_data tanh expm1 __math_oflow __math_uflow
+          __math_xflow __math_invalid __math_divzero)
+  list(APPEND musl_math ${WORKBENCH_MUSL_DIR}/src/math/${f}.c)
+endforeach()
+add_library(workbench_musl_math OBJECT ${musl_math})
+target_include_directories(workbench_musl_math PRIVATE
+  ${WORKBENCH_MUSL_DIR}/src/internal ${WORKBENCH_MUSL_DIR}/arch/generic)
+target_compile_options(workbench_musl_math PRIVATE -O2 -ffp-contract=off -w
+  -include ${BOOK_SOURCE}/tests/workbench/musl_math.h)
+target_sources(workbench_train_native PRIVATE
+               $<TARGET_OBJECTS:workbench_musl_math>)

@@ -48,10 +48,10 @@
     return e;
   }
 
-  /* A chart of width x height user units: axes, a y range, and polylines
+  /* A chart of 600 x h user units: axes, a y range, and polylines
      the caller fills. */
-  function chart(label, yMax, yLabel) {
-    var w = 600, h = 200, left = 44, bottom = 22, top = 8, right = 8;
+  function chart(label, yMax, yLabel, h) {
+    var w = 600, left = 44, bottom = 22, top = 8, right = 8;
     var root = svg("svg", { viewBox: "0 0 " + w + " " + h, role: "img", "aria-label": label, "class": "workbench-chart" });
     var x = function (step) { return left + (w - left - right) * step / STEPS; };
     var y = function (v) { return top + (h - top - bottom) * (1 - Math.min(v, yMax) / yMax); };
@@ -108,8 +108,8 @@
     var message = W.message(section);
     var meter = el("p", { className: "workbench-legend workbench-meter", "aria-live": "off" });
     var logV = Math.log(m._wb_vocab());
-    var lossChart = chart("Training loss of each step and validation loss, against the step", 8, function (v) { return v.toFixed(0); });
-    var lrChart = chart("The learning rate of each step", 1, function () { return ""; });
+    var lossChart = chart("Training loss of each step and validation loss, against the step", 8, function (v) { return v.toFixed(0); }, 200);
+    var lrChart = chart("The learning rate of each step", 1, function () { return ""; }, 110);
     var trainLine = svg("polyline", { "class": "workbench-curve workbench-curve-train", fill: "none" });
     var valLine = svg("polyline", { "class": "workbench-curve workbench-curve-validation", fill: "none" });
     var lrLine = svg("polyline", { "class": "workbench-curve workbench-curve-lr", fill: "none" });
@@ -164,7 +164,7 @@
       lrNow.setAttribute("y1", lrChart.y(0)); lrNow.setAttribute("y2", lrChart.y(1));
       var n = run.losses.length, last = n ? run.losses[n - 1] : NaN;
       var v = run.validation.length ? run.validation[run.validation.length - 1] : null;
-      var perSecond = run.seconds > 0 ? n / run.seconds : 0;
+      var perSecond = run.wall > 0 ? n / run.wall : 0;
       meter.textContent = "Step " + n + " of " + STEPS +
         (n ? ": loss " + W.fixed(last, 3) : "") +
         (v ? ", validation " + W.fixed(v[1], 3) + " after step " + v[0] : "") +
@@ -185,7 +185,7 @@
         return;
       }
       message.show("");
-      run = { settings: s, losses: [], validation: [], seconds: 0, job: 0 };
+      run = { settings: s, losses: [], validation: [], seconds: 0, wall: 0, mark: 0, job: 0 };
       section.trainRun = run;
       var lx = [], ly = [], peak = 0;
       for (var i = 0; i < STEPS; ++i) peak = Math.max(peak, m._wb_schedule(i));
@@ -198,25 +198,32 @@
       W.report(section, events);
     };
 
+    /* The time spent since the last mark: in the steps (seconds) and
+       on the clock while running (wall, which the speed shown uses). */
+    var account = function (began) {
+      var now = performance.now();
+      run.seconds += (now - began) / 1000;
+      run.wall += (now - run.mark) / 1000;
+      run.mark = now;
+    };
+
     /* Steps for about SLICE_MS, then a drawing, then the next frame. */
     var slice = function (job) {
       if (!run || run.job !== job || section.dataset.state !== "running") return;
-      var began = performance.now(), now = began;
-      while (now - began < SLICE_MS) {
+      var began = performance.now();
+      while (performance.now() - began < SLICE_MS) {
         var r = m._wb_step();
-        if (r < 0) {
-          message.show("The run stopped: " + m.UTF8ToString(m._wb_error()) + ".");
-          run.seconds += (performance.now() - began) / 1000;
+        if (r !== 1) {
+          if (r < 0) message.show("The run stopped: " + m.UTF8ToString(m._wb_error()) + ".");
+          account(began);
           draw();
           setState("done");
           return;
         }
-        if (r === 0) { run.seconds += (performance.now() - began) / 1000; draw(); setState("done"); return; }
         run.losses.push(m._wb_loss());
         if (run.losses.length % VALIDATE_EVERY === 0 || run.losses.length === STEPS) validate();
-        now = performance.now();
       }
-      run.seconds += (now - began) / 1000;
+      account(began);
       draw();
       requestAnimationFrame(function () { slice(job); });
     };
@@ -227,6 +234,7 @@
         if (!run) return;
       }
       setState("running");
+      run.mark = performance.now();
       var job = ++run.job;
       requestAnimationFrame(function () { slice(job); });
     };

@@ -17,8 +17,9 @@
 # Their dependencies come from the compilers' depfiles.
 #
 # A workbench that needs more in the site (data the page loads) adds it in
-# its own NAME/NAME.cmake, included here, appending to
-# WORKBENCH_SITE_FILES and workbench_stamps.
+# its own NAME/NAME.cmake, included here after its targets are made,
+# appending to WORKBENCH_SITE_FILES and workbench_stamps; it may also add
+# to its native program (the training workbench: musl's math).
 #
 # The module exports every function NAME.hpp declares whose name starts
 # with wb_ (each module its own: the names repeat across workbenches).

@@ -9,11 +9,11 @@
 //
 // Why bit for bit: every operation of a step is an IEEE-754 operation done
 // in the same order by both builds (-ffp-contract=off; WebAssembly has no
-// fused multiply-add); exp and log come from glibc natively and musl in
-// Emscripten, which share one implementation of both (ARM's optimized
-// routines), and sin and cos (RoPE's angles) are computed once per run
-// from the same arguments. A difference is a fault: a setting passed
-// wrongly, a batch drawn differently, an uninitialised value.
+// fused multiply-add), and the native program computes exp, log, pow,
+// sin, cos and tanh with musl's sources, which the module's C library is
+// (book/workbench/train/train.cmake says why glibc's would not do). A
+// difference is a fault: a setting passed wrongly, a batch drawn
+// differently, an uninitialised value.
 //
 // Also: the loss falls over the first steps, and the settings the
 // entry point refuses (batch 0, a learning rate of NaN, negative values)

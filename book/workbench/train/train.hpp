@@ -63,8 +63,8 @@ int wb_parameter_count(void);
 /// The message of the last failed call ("" after a successful one).
 const char* wb_error(void);
 
-/// A check for the native test program: the run's parameters give the
-/// fingerprint llm::Parameters::fingerprint gives them, as two halves.
+/// The fingerprint of the run's parameters (llm::Parameters::fingerprint)
+/// in two 32-bit halves, for the tests that compare the two builds.
 unsigned wb_fingerprint_low(void);
 unsigned wb_fingerprint_high(void);
 

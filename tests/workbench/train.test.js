@@ -15,7 +15,9 @@
 // difference is a fault: a setting passed wrongly, a batch drawn
 // differently, an uninitialised value.
 //
-// Also: the loss falls over the first steps, and the settings the
+// Also: the loss falls over the first steps; a whole run at ten times the
+// rate ends higher with fewer steps clipped (chapter 29's guided step says
+// so); and the settings the
 // entry point refuses (batch 0, a learning rate of NaN, negative values)
 // are refused by both builds in the same words, naming the setting.
 //
@@ -98,10 +100,24 @@ test("the module trains as the native build does, bit for bit", async () => {
   assert.ok(last < first - 1, `the loss fell only from ${first} to ${last} over 200 steps`);
   assert.ok(chapter[3 * 200] < Math.log(m._wb_vocab()) - 1, `validation ${chapter[3 * 200]} after 200 steps`);
 
+  // The chapter's guided step, on the native build (the same bits): at
+  // ten times the rate, a whole run ends with a higher loss (the mean of
+  // its last 150 steps) and fewer steps clipped, as the prose says.
+  const whole = (lr) => {
+    const [r] = nativeAnswers(nativeExe, [line({ ...CHAPTER, lr, take: CHAPTER.steps })], [data]);
+    const xs = doublesOf(r.ok).slice(0, 3 * CHAPTER.steps);
+    const loss = xs.filter((_, j) => j % 3 === 0), norms = xs.filter((_, j) => j % 3 === 1);
+    return { end: mean(loss.slice(-150)), clipped: norms.filter((g) => g > CHAPTER.clip).length };
+  };
+  const base = whole(CHAPTER.lr), tenfold = whole(10 * CHAPTER.lr);
+  assert.ok(tenfold.end > base.end, `ten times the rate ends at ${tenfold.end}, the chapter's at ${base.end}`);
+  assert.ok(tenfold.clipped < base.clipped, `clipped: ${tenfold.clipped} at ten times the rate, ${base.clipped} at the chapter's`);
+
   // No run before a start; none after its end.
   assert.equal(m._wb_start(0.01, 0, 1, 1, 1, 1), 0);
   assert.equal(m._wb_step(), 1);
   assert.equal(m._wb_step(), 0);
   console.log(`${CASES.length} cases, ${steps} steps: the module and the native build agree bit for bit; ` +
-              `the chapter's loss fell from ${first.toFixed(3)} to ${last.toFixed(3)} over 200 steps`);
+              `the chapter's loss fell from ${first.toFixed(3)} to ${last.toFixed(3)} over 200 steps; a whole run ends at ` +
+              `${base.end.toFixed(3)} with ${base.clipped} steps clipped, at ten times the rate ${tenfold.end.toFixed(3)} with ${tenfold.clipped}`);
 });

@@ -17,8 +17,9 @@
 # Their dependencies come from the compilers' depfiles.
 #
 # A workbench that needs more in the site (data the page loads) adds it in
-# its own NAME/NAME.cmake, included here, appending to
-# WORKBENCH_SITE_FILES and workbench_stamps.
+# its own NAME/NAME.cmake, included here after its targets are made,
+# appending to WORKBENCH_SITE_FILES and workbench_stamps; it may also add
+# to its native program (the training workbench: musl's math).
 #
 # The module exports every function NAME.hpp declares whose name starts
 # with wb_ (each module its own: the names repeat across workbenches).
@@ -200,11 +201,6 @@ foreach(name IN LISTS workbench_names)
   list(APPEND WORKBENCH_SITE_FILES ${module})
   list(APPEND workbench_stamps ${STAMP_DIR}/workbench-${name}-module.stamp)
   workbench_copy(${dir}/${name}.js)
-  # What else a workbench needs in the site (the generating one: the
-  # trained checkpoint), from its own NAME.cmake.
-  if(EXISTS ${dir}/${name}.cmake)
-    include(${dir}/${name}.cmake)
-  endif()
 
   # The same entry point, native, for the comparison test
   # (tests/workbench/NAME.test.js).
@@ -213,6 +209,12 @@ foreach(name IN LISTS workbench_names)
                  ${dir}/${name}.cpp)
   target_include_directories(workbench_${name}_native PRIVATE ${dir})
   target_link_libraries(workbench_${name}_native PRIVATE llm)
+
+  # What else a workbench needs in the site (the generating one: the
+  # trained checkpoint) or in its native program, from its own NAME.cmake.
+  if(EXISTS ${dir}/${name}.cmake)
+    include(${dir}/${name}.cmake)
+  endif()
   list(APPEND BOOK_WORKBENCHES ${name})
 endforeach()
 

@@ -13,10 +13,12 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -42,6 +44,19 @@
 namespace {
 
 namespace fs = std::filesystem;
+
+// A new, empty directory of its own under the temporary directory:
+// two test processes at once (the snapshot tests of two chapters) must
+// never share one, or one removes the other's files.
+fs::path scratch_dir(const std::string& name) {
+  std::string path =
+      (fs::temp_directory_path() / (name + "-XXXXXX")).string();
+  if (mkdtemp(path.data()) == nullptr) {
+    throw std::runtime_error("scratch_dir: mkdtemp failed for " + path);
+  }
+  return path;
+}
+
 using llm::Checkpoint;
 using llm::CheckpointError;
 using llm::ModelConfig;
@@ -177,7 +192,7 @@ TEST_CASE("the layout, byte by byte", "[ch31][checkpoints]") {
   CHECK(le(b, conf + 48, 8) == std::bit_cast<std::uint64_t>(100.0));
   CHECK(le(b, conf + 56, 8) == std::bit_cast<std::uint64_t>(1e-5));
   // TOKN is the tokenizer's file, as Tokenizer::save writes it.
-  const fs::path dir = fs::temp_directory_path() / "llm-test-ckpt-layout";
+  const fs::path dir = scratch_dir("llm-test-ckpt-layout");
   fs::create_directories(dir);
   tokenizer().save((dir / "t.bin").string());
   std::ifstream f(dir / "t.bin", std::ios::binary);
@@ -238,7 +253,7 @@ TEST_CASE("a round trip keeps every bit", "[ch31][checkpoints]") {
 
 TEST_CASE("files: atomic save, load, and the errors of both",
           "[ch31][checkpoints]") {
-  const fs::path dir = fs::temp_directory_path() / "llm-test-ckpt-files";
+  const fs::path dir = scratch_dir("llm-test-ckpt-files");
   fs::remove_all(dir);
   fs::create_directories(dir);
   const std::string path = (dir / "run.ckpt").string();
@@ -313,7 +328,7 @@ TEST_CASE("Tokenizer::save writes through the checkpoint's writer",
           "[ch31][checkpoints]") {
   // From this chapter on the tokenizer's file is written by
   // write_file_durably: a unique temporary name, never path.tmp.
-  const fs::path dir = fs::temp_directory_path() / "llm-test-tok-durable";
+  const fs::path dir = scratch_dir("llm-test-tok-durable");
   fs::remove_all(dir);
   fs::create_directories(dir);
   const std::string path = (dir / "t.tok").string();
@@ -367,7 +382,7 @@ int signal_to_raise = 0;
 
 TEST_CASE("a signal during a write removes the temporary file",
           "[ch31][checkpoints]") {
-  const fs::path dir = fs::temp_directory_path() / "llm-test-ckpt-signal";
+  const fs::path dir = scratch_dir("llm-test-ckpt-signal");
   fs::remove_all(dir);
   fs::create_directories(dir);
   const std::string path = (dir / "out.ckpt").string();

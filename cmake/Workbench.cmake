@@ -213,6 +213,7 @@ foreach(name IN LISTS workbench_names)
                  ${dir}/${name}.cpp)
   target_include_directories(workbench_${name}_native PRIVATE ${dir})
   target_link_libraries(workbench_${name}_native PRIVATE llm)
+  book_test_program(workbench_${name}_native)
   list(APPEND BOOK_WORKBENCHES ${name})
 endforeach()
 

@@ -209,6 +209,7 @@ foreach(name IN LISTS workbench_names)
                  ${dir}/${name}.cpp)
   target_include_directories(workbench_${name}_native PRIVATE ${dir})
   target_link_libraries(workbench_${name}_native PRIVATE llm)
+  book_test_program(workbench_${name}_native)
 
   # What else a workbench needs in the site (the generating one: the
   # trained checkpoint) or in its native program, from its own NAME.cmake.

@@ -1,7 +1,7 @@
 # Writes the starter with exactly one planted mistake left (bug_1.cpp,
 # bug_2.cpp, ...) and with none (fixed.cpp), from STARTER into OUT_DIR.
-# A mistake that sits in two places also has BUG_i_WRONG_2 and
-# BUG_i_RIGHT_2. If the starter no longer holds a mistake's text (a
+# A mistake that sits in two or three places also has BUG_i_WRONG_2 and
+# BUG_i_RIGHT_2 (and _3). If the starter no longer holds a mistake's text (a
 # reader has edited it), writes OUT_DIR/status.txt saying so and copies
 # the starter unchanged, so that the build still succeeds and the check
 # reports it.
@@ -9,7 +9,7 @@ include(${BUGS})
 file(READ ${STARTER} starter)
 set(status "ok")
 foreach(i RANGE 1 ${BUG_COUNT})
-  foreach(part "" _2)
+  foreach(part "" _2 _3)
     if(NOT DEFINED BUG_${i}_WRONG${part})
       continue()
     endif()
@@ -28,7 +28,7 @@ foreach(keep RANGE 0 ${BUG_COUNT})  # keep = 0: every mistake fixed
       if(i EQUAL keep)
         continue()
       endif()
-      foreach(part "" _2)
+      foreach(part "" _2 _3)
         if(DEFINED BUG_${i}_WRONG${part})
           string(REPLACE "${BUG_${i}_WRONG${part}}" "${BUG_${i}_RIGHT${part}}"
                  text "${text}")

@@ -7,4 +7,5 @@ cd "$(dirname "$0")/.."
 tools/setup.sh
 cmake --preset sanitize > /dev/null
 cmake --build --preset sanitize
+cmake --build --preset sanitize --target test_programs
 ctest --preset sanitize "$@"

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Sets everything up, checks that snippets/ matches the chapters, builds
-# the book and runs every test.
+# the book (as tools/build-book.sh does, log and all), then the programs
+# only the tests run (every exercise variant, the test programs), and
+# runs every test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh
@@ -9,5 +11,6 @@ tools/setup.sh
 [[ -f build-tool/build.ninja ]] || cmake --preset tool > /dev/null
 cmake --build build-tool --target litbook
 build-tool/src/litbook tangle --check
-cmake --build build
+cmake --build build 2>&1 | tee build/book-build.log
+cmake --build build --target test_programs
 ctest --preset default "$@"

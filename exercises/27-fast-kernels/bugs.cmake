@@ -25,3 +25,9 @@ set(BUG_3_WRONG [=[for (std::size_t p = 0; p < half; ++p) {]=])
 set(BUG_3_RIGHT [=[for (std::size_t p = 0; p < k; ++p) {]=])
 set(BUG_3_WRONG_2 [=[for (std::size_t p = half; p < k; ++p) {]=])
 set(BUG_3_RIGHT_2 [=[for (std::size_t p = k; p < k; ++p) {]=])
+# Fixed, the split point is no longer used: it goes too.
+set(BUG_3_WRONG_3 [=[
+  const std::size_t half = k / 2;
+]=])
+set(BUG_3_RIGHT_3 [=[
+]=])

@@ -153,8 +153,8 @@
         document.createTextNode("; the vertical line is the step the run has reached.")])]));
     app.appendChild(el("p", { className: "workbench-legend", text:
       "A model of the book's architecture, smaller than the chapter's (" + m._wb_parameter_count() + " parameters, a context of " +
-      m._wb_context() + " tokens), trained for " + STEPS + " steps on the first documents of the training split (" + dataBytes +
-      " bytes of token ids) by the chapter's own C++ compiled to WebAssembly." }));
+      m._wb_context() + " tokens), trained for " + STEPS + " steps on the first documents of the training split (" +
+      (dataBytes - m._wb_tokenizer_bytes() - 4) + " bytes of token ids) by the chapter's own C++ compiled to WebAssembly." }));
     app.appendChild(el("fieldset", { className: "workbench-token workbench-sampler" }, [
       el("legend", { text: "Sample from the model (paused or finished)" }),
       el("div", { className: "workbench-field" }, [el("label", { "for": prompt.id, text: "Prompt" }), prompt]),

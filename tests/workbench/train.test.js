@@ -15,6 +15,13 @@
 // difference is a fault: a setting passed wrongly, a batch drawn
 // differently, an uninitialised value.
 //
+// A sample from the model mid-run (wb_sample: llm::generate_cached with
+// the tokenizer the ids were made with) is the same text in both builds,
+// byte for byte, and leaves the run as it was: the steps after it are
+// those of a run that never sampled. The tokenizer shipped with the ids
+// is chapter 34's, byte for byte the one in the checkpoint the
+// generating workbench loads.
+//
 // Also: the loss falls over the first steps; a whole run at ten times the
 // rate ends higher with fewer steps clipped (chapter 29's guided step says
 // so); and the settings the
@@ -28,7 +35,7 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 const path = require("path");
-const { nativeAnswers, doublesOf, errorOf, loadModule, refusedAlike } = require("./builds.js");
+const { nativeAnswers, doublesOf, errorOf, loadModule, refusedAlike, toLine, withString } = require("./builds.js");
 const { bits } = require("./numbers.js");
 
 const [nativeExe, modulePath, buildDir] = process.argv.slice(2).map((p) => p && path.resolve(p));
@@ -52,6 +59,22 @@ const CASES = [
   { name: "a negative seed", ...CHAPTER, seed: -1, take: 1, refused: /^the seed must be a whole number from 0/ },
 ];
 
+// The page's sample (train.js's SAMPLE: chapter 34's first sample's
+// settings) and others, each after `take` steps and followed by `after`.
+const SAMPLE = { prompt: "And God said", sampleSeed: 34, tokens: 40, temperature: 0.7, topK: 40, topP: 1 };
+const SAMPLES = [
+  { name: "the page's sample after 200 steps", ...CHAPTER, take: 200, ...SAMPLE, after: 20 },
+  { name: "a sample before any step", ...CHAPTER, take: 0, ...SAMPLE, after: 5 },
+  { name: "a greedy sample of a prompt longer than the context, with a newline", ...CHAPTER, take: 60, ...SAMPLE,
+    prompt: "In the beginning God created the heaven and the earth.\nAnd the earth was without form, and void; " +
+            "and darkness was upon the face of the deep.", temperature: 0, sampleSeed: 1, tokens: 60, after: 3 },
+  { name: "a hot sample of many tokens", ...CHAPTER, take: 30, ...SAMPLE, temperature: 1.5, topK: 0, tokens: 200, after: 2 },
+  { name: "a sample of 0 tokens", ...CHAPTER, take: 2, ...SAMPLE, tokens: 0, after: 0,
+    refused: /^the token count must be a whole number from 1 to 1000$/ },
+  { name: "a negative temperature", ...CHAPTER, take: 2, ...SAMPLE, temperature: -1, after: 0,
+    refused: /^the temperature must be a number from 0 to 100$/ },
+];
+
 const line = (c) => [c.lr, c.warmup, c.batch, c.clip, c.seed, c.steps, c.take].map((v) => (Number.isNaN(v) ? "nan" : String(v))).join(" ");
 
 // One run in the module: each step's three numbers, then the validation
@@ -66,6 +89,75 @@ function wasmRun(m, c) {
   numbers.push(m._wb_validation(), m._wb_fingerprint_low() >>> 0, m._wb_fingerprint_high() >>> 0);
   return { numbers };
 }
+
+const sampleLine = (c) => [line(c), c.sampleSeed, c.tokens, c.temperature, c.topK, c.topP, c.after].join(" ") +
+  "\t" + toLine(c.prompt);
+
+// A sampled run in the module, its numbers as the native program prints
+// them: the steps before, the sample's byte count and bytes, the steps
+// after, the validation loss and the fingerprint.
+function wasmSampled(m, c) {
+  if (m._wb_start(c.lr, c.warmup, c.batch, c.clip, c.seed, c.steps) !== 0) return { error: errorOf(m) };
+  const numbers = [];
+  const step = (n) => {
+    for (let i = 0; i < n; ++i) {
+      if (m._wb_step() !== 1) return false;
+      numbers.push(m._wb_loss(), m._wb_grad_norm(), m._wb_lr());
+    }
+    return true;
+  };
+  if (!step(c.take)) return { error: errorOf(m) };
+  const r = withString(m, c.prompt, (ptr) => m._wb_sample(ptr, c.tokens, c.sampleSeed, c.temperature, c.topK, c.topP));
+  if (r !== 0) return { error: errorOf(m) };
+  const ptr = m._wb_sample_text(), text = [];
+  for (let i = ptr; m.HEAPU8[i] !== 0; ++i) text.push(m.HEAPU8[i]);
+  numbers.push(text.length, ...text);
+  if (!step(c.after)) return { error: errorOf(m) };
+  numbers.push(m._wb_validation(), m._wb_fingerprint_low() >>> 0, m._wb_fingerprint_high() >>> 0);
+  return { numbers, text: m.UTF8ToString(ptr), drawn: m._wb_sample_drawn() };
+}
+
+test("a sample mid-run is the native build's text, byte for byte, and leaves the run as it was", async () => {
+  assert.ok(nativeExe && modulePath && buildDir, "usage: train.test.js NATIVE_EXE MODULE_JS BUILD_DIR");
+  const native = nativeAnswers(nativeExe, SAMPLES.map(sampleLine), [data]);
+  const m = await loadModule(modulePath);
+  const bytes = require("fs").readFileSync(data);
+  const ptr = m._malloc(bytes.length);
+  m.HEAPU8.set(bytes, ptr);
+  assert.equal(m._wb_load_data(ptr, bytes.length), 0, errorOf(m));
+  m._free(ptr);
+  assert.equal(m._wb_sample(0, 1, 1, 1, 0, 1), 1, "a sample before any run");
+  assert.equal(errorOf(m), "no run is started");
+
+  let page = null;
+  for (const [i, c] of SAMPLES.entries()) {
+    const a = native[i], b = wasmSampled(m, c);
+    if (refusedAlike(c, a, b)) continue;
+    const xs = doublesOf(a.ok);
+    assert.equal(xs.length, b.numbers.length, `${c.name}: how many numbers`);
+    xs.forEach((x, j) => assert.equal(bits(b.numbers[j]), bits(x), `${c.name}: number ${j}: native ${x}, wasm ${b.numbers[j]}`));
+    const n = xs[3 * c.take], text = Buffer.from(xs.slice(3 * c.take + 1, 3 * c.take + 1 + n)).toString("utf8");
+    assert.equal(b.text, text, `${c.name}: the text`);
+    assert.ok(b.drawn >= 1, `${c.name}: ${b.drawn} tokens drawn`);
+    if (c.prompt.length < 40) assert.ok(text.startsWith(c.prompt), `${c.name}: ${JSON.stringify(text)}`);
+    if (i === 0) page = b;
+
+    // The run after the sample is the run without it.
+    const [plain] = nativeAnswers(nativeExe, [line({ ...c, take: c.take + c.after })], [data]);
+    const ys = doublesOf(plain.ok), steps = [...xs.slice(0, 3 * c.take), ...xs.slice(3 * c.take + 1 + n)];
+    assert.deepEqual(steps.map(bits), ys.map(bits), `${c.name}: the sample changed the run`);
+  }
+
+  // The tokenizer is chapter 34's: its bytes (the end of the token data)
+  // are in the checkpoint the generating workbench loads.
+  const size = m._wb_tokenizer_bytes(), tokenizer = bytes.subarray(bytes.length - size);
+  assert.equal(bytes.readUInt32LE(bytes.length - size - 4), size);
+  const checkpoint = path.join(buildDir, "out", "34-end-to-end", "artifacts", "tinyllm.ckpt");
+  assert.ok(require("fs").readFileSync(checkpoint).indexOf(tokenizer) >= 0,
+            `the token data's tokenizer (${size} bytes) is not the one in ${checkpoint}`);
+  console.log(`${SAMPLES.length} samples agree byte for byte and leave the run as it was; the tokenizer ` +
+              `(${size} bytes, ${m._wb_vocab()} tokens) is chapter 34's; after 200 steps: ${JSON.stringify(page.text)}`);
+});
 
 test("the module trains as the native build does, bit for bit", async () => {
   assert.ok(nativeExe && modulePath && buildDir, "usage: train.test.js NATIVE_EXE MODULE_JS BUILD_DIR");

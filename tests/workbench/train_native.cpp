@@ -9,7 +9,16 @@
 // with those settings, takes TAKE steps of it, and prints one line:
 //     ok L1 G1 R1 ... LK GK RK VALIDATION FP_LOW FP_HIGH
 // each step's loss, gradient norm and rate, the validation loss after
-// the last, and the parameters' fingerprint in two halves; or
+// the last, and the parameters' fingerprint in two halves. A case with a
+// tab samples in the middle of the run:
+//     LR WARMUP BATCH CLIP SEED STEPS TAKE SEED2 TOKENS TEMP TOPK TOPP AFTER<TAB>PROMPT
+// takes TAKE steps, samples from the prompt (native.hpp's from_line)
+// with wb_sample's settings SEED2 ... TOPP, takes AFTER more steps, and
+// prints
+//     ok L1 G1 R1 ... (TAKE steps) N B1 ... BN L G R ... (AFTER steps)
+//        VALIDATION FP_LOW FP_HIGH
+// where N is the number of bytes of the sample's text and B1 ... BN the
+// bytes, each a number from 0 to 255; or
 //     error MESSAGE        when the entry point refuses the case or a
 //                          step fails
 #include <cstdio>
@@ -35,9 +44,31 @@ int main(int argc, char** argv) {
       return native::refused(wb_error());
     }
     std::vector<double> numbers;
-    for (int i = 0; i < take; ++i) {
-      if (wb_step() != 1) return native::refused(wb_error());
-      numbers.insert(numbers.end(), {wb_loss(), wb_grad_norm(), wb_lr()});
+    const auto step = [&](int count) {
+      for (int i = 0; i < count; ++i) {
+        if (wb_step() != 1) return false;
+        numbers.insert(numbers.end(), {wb_loss(), wb_grad_norm(), wb_lr()});
+      }
+      return true;
+    };
+    if (!step(take)) return native::refused(wb_error());
+    if (c.line().find('\t') != std::string::npos) {
+      const int sample_seed = c.next<int>(), tokens = c.next<int>();
+      const double temperature = c.next<double>();
+      const int top_k = c.next<int>();
+      const double top_p = c.next<double>();
+      const int after = c.next<int>();
+      const std::string prompt = native::from_line(c.text());
+      if (wb_sample(prompt.c_str(), tokens, sample_seed, temperature, top_k,
+                    top_p) != 0) {
+        return native::refused(wb_error());
+      }
+      const std::string text = wb_sample_text();
+      numbers.push_back(double(text.size()));
+      for (const char ch : text) {
+        numbers.push_back(double(static_cast<unsigned char>(ch)));
+      }
+      if (!step(after)) return native::refused(wb_error());
     }
     const std::vector<double> tail = {wb_validation(),
                                       double(wb_fingerprint_low()),

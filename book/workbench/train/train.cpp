@@ -11,13 +11,18 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "../entry.hpp"
+#include "../model.hpp"
 #include "llm/adamw.hpp"
 #include "llm/decoder_model.hpp"
+#include "llm/generation.hpp"
 #include "llm/params.hpp"
 #include "llm/random.hpp"
+#include "llm/sampling.hpp"
+#include "llm/tokenizer.hpp"
 #include "llm/training.hpp"
 
 namespace {
@@ -41,10 +46,16 @@ constexpr std::uint64_t validation_seed = 30;  // the demo's
 struct Data {
   std::size_t vocab = 0;
   Docs train, validation;
+  std::optional<llm::Tokenizer> tokenizer;  // the one the ids were made with
+  std::size_t tokenizer_bytes = 0;
 };
 std::optional<Data> data;
 
 // One run: the state of the demo's training loop between two steps.
+// The last sample's text and how many tokens it drew.
+std::string sample_text;
+std::size_t sample_drawn = 0;
+
 struct Run {
   llm::ModelConfig config{};
   llm::Parameters params{0};
@@ -76,6 +87,12 @@ struct Reader {
     at += 2;
     return v;
   }
+  std::string_view bytes(std::uint32_t count) {
+    require(at + count <= n, "the token data ends early");
+    const std::string_view v(reinterpret_cast<const char*>(p + at), count);
+    at += count;
+    return v;
+  }
   Docs docs(std::uint32_t count, std::size_t vocab) {
     Docs out(count);
     for (auto& d : out) {
@@ -102,6 +119,12 @@ extern "C" int wb_load_data(const unsigned char* bytes, int n) {
     const std::uint32_t train_docs = r.u32(), validation_docs = r.u32();
     d.train = r.docs(train_docs, d.vocab);
     d.validation = r.docs(validation_docs, d.vocab);
+    const std::uint32_t tokenizer_bytes = r.u32();
+    d.tokenizer.emplace(llm::tokenizer_from_bytes(r.bytes(tokenizer_bytes),
+                                                  "the token data's tokenizer"));
+    d.tokenizer_bytes = tokenizer_bytes;
+    require(d.tokenizer->vocab_size() == d.vocab,
+            "the token data's tokenizer has another vocabulary than its ids");
     require(r.at == r.n, "the token data has bytes after its documents");
     data = std::move(d);
     run.reset();
@@ -200,6 +223,40 @@ extern "C" double wb_validation(void) {
     loss = llm::evaluate_loss(run->params, run->config, run->validation);
   });
   return loss;
+}
+
+extern "C" int wb_sample(const char* prompt, int tokens, int seed,
+                         double temperature, int top_k, double top_p) {
+  return workbench::answer([&] {
+    require(run.has_value(), "no run is started");
+    require(tokens >= 1 && tokens <= 1000,
+            "the token count must be a whole number from 1 to 1000");
+    const llm::SamplingOptions options =
+        workbench::sampling_options(temperature, top_k, top_p);
+    llm::Rng rng(workbench::sampling_seed(seed));
+    const llm::Tokenizer& tok = *data->tokenizer;
+    // As the generating workbench and tinyllm generate: BOS, the prompt,
+    // cut to the last context - 1 ids.
+    std::vector<llm::TokenId> context = {tok.bos()};
+    for (const llm::TokenId id : tok.encode(prompt)) context.push_back(id);
+    const std::size_t limit = run->config.context - 1;
+    if (context.size() > limit) {
+      context.erase(context.begin(), context.end() - limit);
+    }
+    const std::size_t given = context.size();
+    const std::vector<llm::TokenId> ids = llm::generate_cached(
+        run->params, run->config, std::move(context),
+        static_cast<std::size_t>(tokens), options, rng, tok.eos());
+    const std::vector<llm::TokenId> drawn(ids.begin() + given, ids.end());
+    sample_text = std::string(prompt) + tok.decode(drawn);
+    sample_drawn = drawn.size();
+  });
+}
+
+extern "C" const char* wb_sample_text(void) { return sample_text.c_str(); }
+extern "C" int wb_sample_drawn(void) { return static_cast<int>(sample_drawn); }
+extern "C" int wb_tokenizer_bytes(void) {
+  return data ? static_cast<int>(data->tokenizer_bytes) : 0;
 }
 
 extern "C" int wb_tokens_per_step(void) {

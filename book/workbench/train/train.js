@@ -15,14 +15,24 @@
  * file://).
  *
  * The steps run in slices of about SLICE_MS between animation frames, so
- * the page stays responsive; a hidden page gets no frames, so the run
- * waits while the reader is away and carries on when they return.
+ * the page stays responsive. While the page is hidden (another tab, the
+ * phone's screen off) no slice runs: the run waits, its time is not
+ * counted in the speed, and it carries on from the same step when the
+ * reader returns.
+ *
+ * Paused or finished, Sample writes a continuation of a prompt with the
+ * parameters as they are (wb_sample: llm::generate_cached, as chapter
+ * 34's generating workbench, with SAMPLE's settings, those of that
+ * chapter's first sample), decoded by the tokenizer the training ids were
+ * made with, which train-data.js carries after them. Sampling leaves the
+ * run as it was.
  *
  * For the tests, the section's trainRun property holds the run's numbers
- * (losses, validation [step, loss] pairs).
+ * (losses, validation [step, loss] pairs, samples [step, text] pairs).
  *
  * Events (book.yaml): started (a run began), paused, reset, lr-tenfold (a
- * run began at ten times the chapter's learning rate or more).
+ * run began at ten times the chapter's learning rate or more), sampled (a
+ * sample was written).
  */
 (function () {
   "use strict";
@@ -32,6 +42,8 @@
      run. */
   var CHAPTER = { lr: 0.006, warmup: 50, batch: 8, clip: 1, seed: 29 };
   var STEPS = 1500, VALIDATE_EVERY = 50, SLICE_MS = 12;
+  /* Chapter 34's first sample's settings. */
+  var SAMPLE = { prompt: "And God said", tokens: 40, temperature: 0.7, topK: 40, topP: 1, seed: 34 };
   var FIELDS = [
     ["lr", "Learning rate", "number", 1e-6, 1],
     ["warmup", "Warm-up steps", "whole", 0, STEPS],
@@ -121,6 +133,10 @@
     lrChart.node.appendChild(lrLine);
     lrChart.node.appendChild(lrNow);
     var lrMax = el("span");
+    var prompt = el("textarea", { id: id + "-prompt", className: "workbench-input workbench-prompt", rows: "2", spellcheck: "false" });
+    prompt.value = prompt.defaultValue = SAMPLE.prompt;
+    var sample = el("button", { type: "button", className: "workbench-reset workbench-sample", text: "Sample" });
+    var sampled = el("pre", { className: "workbench-output workbench-sample-text", "aria-live": "polite", "aria-label": "The trained model's text", tabindex: "0" });
 
     var form = el("form", { className: "workbench-form", novalidate: "", "aria-label": "Training settings" }, [
       el("fieldset", { className: "workbench-token" }, [el("legend", { text: "Settings (fixed once a run starts)" }), typed.block]),
@@ -137,8 +153,18 @@
         document.createTextNode("; the vertical line is the step the run has reached.")])]));
     app.appendChild(el("p", { className: "workbench-legend", text:
       "A model of the book's architecture, smaller than the chapter's (" + m._wb_parameter_count() + " parameters, a context of " +
-      m._wb_context() + " tokens), trained for " + STEPS + " steps on the first documents of the training split (" + dataBytes +
-      " bytes of token ids) by the chapter's own C++ compiled to WebAssembly." }));
+      m._wb_context() + " tokens), trained for " + STEPS + " steps on the first documents of the training split (" +
+      (dataBytes - m._wb_tokenizer_bytes() - 4) + " bytes of token ids) by the chapter's own C++ compiled to WebAssembly." }));
+    app.appendChild(el("fieldset", { className: "workbench-token workbench-sampler" }, [
+      el("legend", { text: "Sample from the model (paused or finished)" }),
+      el("div", { className: "workbench-field" }, [el("label", { "for": prompt.id, text: "Prompt" }), prompt]),
+      el("div", { className: "workbench-switches" }, [sample]),
+      sampled,
+      el("p", { className: "workbench-legend", text: "Up to " + SAMPLE.tokens + " tokens at temperature " + SAMPLE.temperature +
+        ", top-k " + SAMPLE.topK + ", seed " + SAMPLE.seed + " (chapter 34's first sample), drawn by its generate_cached " +
+        "from the parameters as they are now, and decoded by the tokenizer the training ids were made with (" +
+        m._wb_vocab() + " tokens, " + m._wb_tokenizer_bytes() + " bytes). Sampling does not change the run." })
+    ]));
 
     /* The run: null before Start and after Reset. */
     var run = null;
@@ -150,6 +176,7 @@
       start.disabled = state === "running" || state === "done";
       pause.disabled = state !== "running";
       FIELDS.forEach(function (f) { inputs[f[0]].disabled = state !== "idle"; });
+      sample.disabled = state !== "paused" && state !== "done";
       section.classList.toggle("workbench-running", state === "running");
     };
 
@@ -185,7 +212,7 @@
         return;
       }
       message.show("");
-      run = { settings: s, losses: [], validation: [], seconds: 0, wall: 0, mark: 0, job: 0 };
+      run = { settings: s, losses: [], validation: [], samples: [], seconds: 0, wall: 0, mark: 0, job: 0 };
       section.trainRun = run;
       var lx = [], ly = [], peak = 0;
       for (var i = 0; i < STEPS; ++i) peak = Math.max(peak, m._wb_schedule(i));
@@ -210,6 +237,7 @@
     /* Steps for about SLICE_MS, then a drawing, then the next frame. */
     var slice = function (job) {
       if (!run || run.job !== job || section.dataset.state !== "running") return;
+      if (document.hidden) return;  /* away: the return starts a new job */
       var began = performance.now();
       while (performance.now() - began < SLICE_MS) {
         var r = m._wb_step();
@@ -228,6 +256,33 @@
       requestAnimationFrame(function () { slice(job); });
     };
 
+    /* Leaving: the slices stop (a hidden page gets no frames anyway) and
+       the time away is not the run's. Returning: a new job from the
+       same step. */
+    document.addEventListener("visibilitychange", function () {
+      if (!run || section.dataset.state !== "running") return;
+      if (document.hidden) { ++run.job; return; }
+      run.mark = performance.now();
+      var job = ++run.job;
+      requestAnimationFrame(function () { slice(job); });
+    });
+
+    var write = function () {
+      if (!run || (section.dataset.state !== "paused" && section.dataset.state !== "done")) return;
+      var text = prompt.value, size = m.lengthBytesUTF8(text) + 1, ptr = m._malloc(size);
+      m.stringToUTF8(text, ptr, size);
+      var r = m._wb_sample(ptr, SAMPLE.tokens, SAMPLE.seed, SAMPLE.temperature, SAMPLE.topK, SAMPLE.topP);
+      m._free(ptr);
+      if (r !== 0) { message.show("The model could not sample: " + m.UTF8ToString(m._wb_error()) + "."); return; }
+      message.show("");
+      var out = m.UTF8ToString(m._wb_sample_text());
+      run.samples.push([run.losses.length, out]);
+      sampled.textContent = out;
+      sampled.dataset.step = String(run.losses.length);
+      sampled.setAttribute("aria-label", "The model's text after step " + run.losses.length);
+      W.report(section, ["sampled"]);
+    };
+
     var go = function () {
       if (!run) {
         begin();
@@ -240,6 +295,7 @@
     };
 
     form.addEventListener("submit", function (e) { e.preventDefault(); go(); });
+    sample.addEventListener("click", write);
     pause.addEventListener("click", function () {
       if (section.dataset.state !== "running") return;
       setState("paused");
@@ -254,11 +310,14 @@
       lrLine.setAttribute("points", "");
       lrNow.removeAttribute("x1");
       meter.textContent = "Press Start: the model begins from fresh parameters.";
+      sampled.textContent = "Pause the run, then press Sample: the model continues the prompt.";
+      delete sampled.dataset.step;
       message.show("");
       setState("idle");
       W.report(section, ["reset"]);
     });
     meter.textContent = "Press Start: the model begins from fresh parameters.";
+    sampled.textContent = "Pause the run, then press Sample: the model continues the prompt.";
     setState("idle");
   }
 

@@ -1,13 +1,17 @@
 // The data of the training workbench (train.hpp): the first documents of
 // the corpus's training and validation splits, tokenized as chapter
-// training's demo tokenizes them (llm::load_book_corpus), written as the
-// bytes wb_load_data reads. Run by the build (train.cmake), natively, once
+// training's demo tokenizes them (llm::load_book_corpus), and that
+// tokenizer (for the page's samples), written as the bytes wb_load_data
+// reads. The tokenizer is chapter 34's too (its demo trains it the same
+// way, on the same texts), so its bytes are those the generating
+// workbench's checkpoint holds (tests/workbench/train.test.js checks). Run by the build (train.cmake), natively, once
 // per corpus; tools/embed-bytes.js then makes the page's script of them.
 //
 // usage: workbench_train_data CORPUS OUT
 // The format, every number little-endian:
 //     u32 V, u32 D_train, u32 D_validation,
-//     then for each document (training first): u32 n, n ids as u16.
+//     then for each document (training first): u32 n, n ids as u16,
+//     then u32 B and the B bytes of llm::tokenizer_bytes.
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
@@ -15,6 +19,7 @@
 #include <vector>
 
 #include "llm/examples.hpp"
+#include "llm/tokenizer.hpp"
 
 namespace {
 
@@ -71,6 +76,9 @@ int main(int argc, char** argv) {
   put32(out, static_cast<std::uint32_t>(validation.size()));
   put_docs(out, train);
   put_docs(out, validation);
+  const std::string tokenizer = llm::tokenizer_bytes(c.tokenizer);
+  put32(out, static_cast<std::uint32_t>(tokenizer.size()));
+  out += tokenizer;
   const std::string tmp = std::string(argv[2]) + ".tmp";
   std::ofstream(tmp, std::ios::binary) << out;
   if (std::rename(tmp.c_str(), argv[2]) != 0) {

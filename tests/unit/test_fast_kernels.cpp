@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "llm/adamw.hpp"
 #include "llm/attention.hpp"
 #include "llm/autograd.hpp"
 #include "llm/decoder_block.hpp"
@@ -384,4 +385,40 @@ TEST_CASE("gradients keep the simple tape's bits: the sign of a first "
   t2.backward(l2);
   // a's gradient: 0 (from unused, 0 * inf = NaN) + 2a = NaN.
   CHECK(std::isnan(a.grad().to_vector()[0]));
+}
+
+TEST_CASE("AdamW gives each thread whole parameters and the one-thread "
+          "bits; parameters on one buffer stay in registry order",
+          "[ch27][fast-kernels]") {
+  const ThreadsReset reset;
+  // Several parameters of different sizes (a large one, as the
+  // embedding is, and small ones), two steps of made-up gradients.
+  const auto run = [](std::size_t threads, bool shared) {
+    llm::set_threads(threads);
+    llm::Parameters p(27);
+    const Tensor big = noise({300, 17}, 30).contiguous();
+    p.add("embed.weight", big);
+    p.add("w", noise({17, 9}, 31).contiguous());
+    p.add("gain", noise({9}, 32).contiguous());
+    if (shared) p.add("alias", big);  // the same buffer under a second name
+    llm::AdamW opt(p, {.lr = 1e-2, .weight_decay = 0.1});
+    for (std::uint64_t s = 0; s < 2; ++s) {
+      std::vector<llm::NamedTensor> g;
+      for (const llm::NamedTensor& n : p.list()) {
+        g.push_back({n.name, noise(n.value.shape(), 40 + s).contiguous()});
+      }
+      opt.step(p, g);
+    }
+    Vec out;
+    for (const llm::NamedTensor& n : p.list()) {
+      const Vec v = walk(n.value);
+      out.insert(out.end(), v.begin(), v.end());
+    }
+    return out;
+  };
+  for (bool shared : {false, true}) {
+    const Vec one = run(1, shared);
+    CHECK(same_bits(run(2, shared), one));
+    CHECK(same_bits(run(3, shared), one));
+  }
 }

@@ -193,7 +193,6 @@ TEST_CASE("the layout, byte by byte", "[ch31][checkpoints]") {
   CHECK(le(b, conf + 56, 8) == std::bit_cast<std::uint64_t>(1e-5));
   // TOKN is the tokenizer's file, as Tokenizer::save writes it.
   const fs::path dir = scratch_dir("llm-test-ckpt-layout");
-  fs::create_directories(dir);
   tokenizer().save((dir / "t.bin").string());
   std::ifstream f(dir / "t.bin", std::ios::binary);
   const std::string file((std::istreambuf_iterator<char>(f)),
@@ -254,8 +253,6 @@ TEST_CASE("a round trip keeps every bit", "[ch31][checkpoints]") {
 TEST_CASE("files: atomic save, load, and the errors of both",
           "[ch31][checkpoints]") {
   const fs::path dir = scratch_dir("llm-test-ckpt-files");
-  fs::remove_all(dir);
-  fs::create_directories(dir);
   const std::string path = (dir / "run.ckpt").string();
   const Checkpoint c = sample();
   llm::save_checkpoint(path, c);
@@ -329,8 +326,6 @@ TEST_CASE("Tokenizer::save writes through the checkpoint's writer",
   // From this chapter on the tokenizer's file is written by
   // write_file_durably: a unique temporary name, never path.tmp.
   const fs::path dir = scratch_dir("llm-test-tok-durable");
-  fs::remove_all(dir);
-  fs::create_directories(dir);
   const std::string path = (dir / "t.tok").string();
   const auto names = [&] {
     std::vector<std::string> out;
@@ -383,8 +378,6 @@ int signal_to_raise = 0;
 TEST_CASE("a signal during a write removes the temporary file",
           "[ch31][checkpoints]") {
   const fs::path dir = scratch_dir("llm-test-ckpt-signal");
-  fs::remove_all(dir);
-  fs::create_directories(dir);
   const std::string path = (dir / "out.ckpt").string();
   const std::string big(1 << 20, 'x');
   const auto names = [&] {

@@ -28,8 +28,8 @@ awk 'BEGIN { RS = "\036"; ORS = "" } NR > 1 && NR <= 201 { print "\036" $0 }' \
 
 expect 0 "generate  continue a prompt from a checkpoint" --help
 expect 0 "--steps" train --help
-# --help states every limit.
-expect 0 "  --d-model      width of the residual stream d (2 to 4096, default 64)" \
+# --help states every limit (96: the width of book_model_config, chapter 29).
+expect 0 "  --d-model      width of the residual stream d (2 to 4096, default 96)" \
   train --help
 expect 0 "  --max-memory   refuse a run estimated to need more MiB than this (1 to 1073741824, default 4096)" \
   generate --help
@@ -65,6 +65,26 @@ expect 0 "bits per byte" eval --checkpoint a.ckpt --corpus small.txt
 # An untrained tiny model: its loss is near ln V = 6.93 nats per token.
 loss=$(awk '/^loss/ { print $2 }' out.txt)
 awk -v l="$loss" 'BEGIN { exit !(l > 5.5 && l < 8) }' || fail "eval loss $loss is not near ln V"
+cp out.txt default-split.txt
+expect 0 "test split: " eval --checkpoint a.ckpt --corpus small.txt --split test
+cmp default-split.txt out.txt || fail "--split test differs from the default"
+expect 0 "validation split: " eval --checkpoint a.ckpt --corpus small.txt --split validation
+cmp -s default-split.txt out.txt && fail "--split validation printed the test split's numbers"
+loss=$(awk '/^loss/ { print $2 }' out.txt)
+awk -v l="$loss" 'BEGIN { exit !(l > 5.5 && l < 8) }' || fail "validation loss $loss is not near ln V"
+expect 2 "--split must be test or validation, got 'train'" \
+  eval --checkpoint a.ckpt --corpus small.txt --split train
+# The stride: by default half the tiny model's context of 16; the whole
+# context scores the chopped windows, whose first targets see fewer ids,
+# so the loss differs; a stride beyond the context is refused.
+grep -qF "stride 8" default-split.txt || fail "the default stride is not half the context of 16"
+expect 0 "stride 16" eval --checkpoint a.ckpt --corpus small.txt --stride 16
+[[ $(grep '^loss' out.txt) != $(grep '^loss' default-split.txt) ]] ||
+  fail "--stride 16 gave the loss of --stride 8"
+expect 2 "--stride 17 is longer than the checkpoint's context of 16 tokens" \
+  eval --checkpoint a.ckpt --corpus small.txt --stride 17
+expect 2 "--stride must be a whole number from 1 to 8192, got '0'" \
+  eval --checkpoint a.ckpt --corpus small.txt --stride 0
 
 head -c 100 a.ckpt > truncated.ckpt
 expect 1 "is truncated" generate --checkpoint truncated.ckpt
@@ -102,9 +122,9 @@ done
 (
   ulimit -v 2000000
   expect 2 "tinyllm train: the model of --d-model, --layers and --ffn needs about 1950249 MiB, more than --max-memory 4096" \
-    train --out m.ckpt --d-model 4096 --layers 64 --ffn 65536 --corpus small.txt
+    train --out m.ckpt --d-model 4096 --layers 64 --ffn 65536 --batch 8 --corpus small.txt
   expect 2 "tinyllm train: a batch of --batch 4096 x --context 8192 needs about 104893446 MiB, more than --max-memory 4096" \
-    train --out m.ckpt --batch 4096 --context 8192 --corpus small.txt
+    train --out m.ckpt --batch 4096 --context 8192 --d-model 64 --ffn 176 --corpus small.txt
 )
 expect 2 "tinyllm train: a batch of --batch 2 x --context 16 needs about 3 MiB, more than --max-memory 1" \
   train --out m.ckpt "${tiny[@]}" --max-memory 1

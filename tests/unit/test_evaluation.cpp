@@ -1,6 +1,6 @@
 // Tests for chapter evaluation: the windows that score every target of
 // every document once (against an enumeration of the targets written
-// here), the loss of whole documents against a plain sum over those
+// here), the sliding windows against a list cut by hand, the loss of whole documents against a plain sum over those
 // windows one at a time, the three derived numbers by hand, and the
 // rejected inputs.
 #include <catch2/catch.hpp>
@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <map>
 #include <numbers>
+#include <string>
 #include <vector>
 
 #include "llm/bigram.hpp"
@@ -18,6 +19,7 @@
 #include "llm/error.hpp"
 #include "llm/evaluation.hpp"
 #include "llm/params.hpp"
+#include "llm/threads.hpp"
 #include "llm/training.hpp"
 #include "message_of.hpp"
 
@@ -100,7 +102,7 @@ TEST_CASE("evaluate_documents sums the loss of every target",
   llm::Parameters p(30);
   llm::add_model_parameters(p, tiny);
   const Docs docs = numbered_docs();
-  const llm::SplitLoss l = llm::evaluate_documents(p, tiny, docs, 100);
+  const llm::SplitLoss l = llm::evaluate_documents(p, tiny, docs, 100, 4);
   // The plain reference: each window on its own, a batch of one row,
   // its mean loss times its targets, windows cut here by hand.
   double nll = 0.0;
@@ -133,10 +135,123 @@ TEST_CASE("evaluate_documents rejects no bytes and no targets",
   llm::Parameters p(30);
   llm::add_model_parameters(p, tiny);
   CHECK(message_of<llm::ConfigError>([&] {
-          llm::evaluate_documents(p, tiny, numbered_docs(), 0);
+          llm::evaluate_documents(p, tiny, numbered_docs(), 0, 4);
         }) == "evaluate_documents: the text has 0 bytes, expected > 0");
   CHECK(message_of<llm::ConfigError>([&] {
-          llm::evaluate_documents(p, tiny, {{1}, {}}, 10);
+          llm::evaluate_documents(p, tiny, {{1}, {}}, 10, 4);
         }) == "evaluate_documents: no document holds 2 ids, expected at "
               "least one target");
+}
+
+TEST_CASE("sliding_windows score every target once, with T - S + 1 ids "
+          "of context after a document's first window",
+          "[ch30][evaluation]") {
+  // T = 4, S = 2, B = 2, by hand. Document 1 (ids 10, 11): one short
+  // window, 10 -> 11. Document 2 (20..24): one full window that reaches
+  // its end. Document 3 (30..38, 8 targets): windows from ids 30, 32 and
+  // 34; the second scores 35 and 36 (33 and 34 were scored), the third
+  // 37 and 38. The full windows are grouped two to a batch.
+  const std::vector<llm::ScoredBatch> w =
+      llm::sliding_windows(numbered_docs(), 4, 2, 2);
+  REQUIRE(w.size() == 3);
+  CHECK(w[0].windows.inputs.ids == std::vector<std::size_t>{10});
+  CHECK(w[0].windows.targets.ids == std::vector<std::size_t>{11});
+  CHECK(w[0].first == std::vector<std::size_t>{0});
+  CHECK(w[1].windows.inputs.ids ==
+        std::vector<std::size_t>{20, 21, 22, 23, 30, 31, 32, 33});
+  CHECK(w[1].first == std::vector<std::size_t>{0, 0});
+  CHECK(w[2].windows.inputs.ids ==
+        std::vector<std::size_t>{32, 33, 34, 35, 34, 35, 36, 37});
+  CHECK(w[2].windows.targets.ids ==
+        std::vector<std::size_t>{33, 34, 35, 36, 35, 36, 37, 38});
+  CHECK(w[2].first == std::vector<std::size_t>{2, 2});
+  // Every target once; a target at position t sees t + 1 ids, and at
+  // least T - S + 1 = 3 in a window that does not start its document.
+  std::map<std::size_t, int> scored;
+  for (const llm::ScoredBatch& b : w) {
+    const std::size_t len = b.windows.inputs.length;
+    for (std::size_t r = 0; r < b.windows.inputs.batch; ++r) {
+      const bool starts = b.windows.inputs.ids[r * len] % 10 == 0;
+      for (std::size_t t = b.first[r]; t < len; ++t) {
+        ++scored[b.windows.targets.ids[r * len + t]];
+        if (!starts) CHECK(t + 1 >= 3);
+      }
+    }
+  }
+  std::map<std::size_t, int> expected;
+  for (const auto& d : numbered_docs()) {
+    for (std::size_t k = 1; k < d.size(); ++k) expected[d[k]] = 1;
+  }
+  CHECK(scored == expected);
+}
+
+TEST_CASE("sliding_windows of stride T are document_windows' windows",
+          "[ch30][evaluation]") {
+  for (const std::size_t t : {1u, 2u, 3u, 4u, 7u}) {
+    const std::vector<llm::Batch> chopped =
+        llm::document_windows(numbered_docs(), t, 2);
+    const std::vector<llm::ScoredBatch> sliding =
+        llm::sliding_windows(numbered_docs(), t, t, 2);
+    REQUIRE(sliding.size() == chopped.size());
+    for (std::size_t i = 0; i < chopped.size(); ++i) {
+      CHECK(sliding[i].windows.inputs.ids == chopped[i].inputs.ids);
+      CHECK(sliding[i].windows.targets.ids == chopped[i].targets.ids);
+      CHECK(sliding[i].windows.inputs.length == chopped[i].inputs.length);
+      CHECK(sliding[i].first ==
+            std::vector<std::size_t>(chopped[i].inputs.batch, 0));
+    }
+  }
+}
+
+TEST_CASE("sliding_windows rejects a stride of 0 or beyond T, and B 0",
+          "[ch30][evaluation]") {
+  const char* want = ", expected 1 <= S <= T and B > 0";
+  CHECK(message_of<llm::ConfigError>([] {
+          llm::sliding_windows(numbered_docs(), 4, 0, 2);
+        }) == std::string("sliding_windows: S = 0, T = 4, B = 2") + want);
+  CHECK(message_of<llm::ConfigError>([] {
+          llm::sliding_windows(numbered_docs(), 4, 5, 2);
+        }) == std::string("sliding_windows: S = 5, T = 4, B = 2") + want);
+  CHECK(message_of<llm::ConfigError>([] {
+          llm::sliding_windows(numbered_docs(), 4, 2, 0);
+        }) == std::string("sliding_windows: S = 2, T = 4, B = 0") + want);
+}
+
+TEST_CASE("evaluate_documents with stride 2 sums each target once, on "
+          "any number of threads", "[ch30][evaluation]") {
+  llm::Parameters p(30);
+  llm::add_model_parameters(p, tiny);
+  const Docs docs = numbered_docs();
+  // The windows cut by hand as in the test above: {document, first id,
+  // length, targets already scored}. A causal model's loss on a
+  // window's first f targets is that of the window cut to f ids, so a
+  // window's new targets cost its summed loss minus that prefix's,
+  // each summed loss from evaluate_loss on a batch of one row.
+  struct Cut { std::size_t doc, start, len, first; };
+  const std::vector<Cut> cuts = {
+      {1, 0, 1, 0}, {2, 0, 4, 0}, {3, 0, 4, 0}, {3, 2, 4, 2}, {3, 4, 4, 2}};
+  const auto summed = [&](const Cut& c, std::size_t len) {
+    if (len == 0) return 0.0;
+    llm::Batch b{{1, len, {}}, {1, len, {}}};
+    for (std::size_t k = 0; k < len; ++k) {
+      b.inputs.ids.push_back(docs[c.doc][c.start + k]);
+      b.targets.ids.push_back(docs[c.doc][c.start + k + 1]);
+    }
+    return llm::evaluate_loss(p, tiny, {b}) * double(len);
+  };
+  double nll = 0.0;
+  for (const Cut& c : cuts) nll += summed(c, c.len) - summed(c, c.first);
+  struct ThreadsReset {
+    ~ThreadsReset() { llm::set_threads(1); }
+  } reset;
+  llm::set_threads(1);
+  const llm::SplitLoss one = llm::evaluate_documents(p, tiny, docs, 100, 2);
+  llm::set_threads(2);
+  const llm::SplitLoss two = llm::evaluate_documents(p, tiny, docs, 100, 2);
+  CHECK(one.predictions == 13);
+  CHECK(one.nll == Approx(nll).epsilon(1e-12));
+  CHECK(two.nll == one.nll);  // the same bits
+  CHECK(two.predictions == one.predictions);
+  // More context than the chopped windows for 35..38 changes their loss.
+  CHECK(one.nll != llm::evaluate_documents(p, tiny, docs, 100, 4).nll);
 }

@@ -134,15 +134,20 @@ file(WRITE ${work}/own-cmakelists/exercises/02-beta/CMakeLists.txt
      "add_book_exercise(02)\n")
 derive(own-cmakelists
   "exercises/02-beta/CMakeLists.txt: an exercise has no CMakeLists.txt")
+# A cut-down book without beta (and without its exercise).
 tiny_book(unknown-slug 01 02 02-beta 01 02)
 file(WRITE ${work}/unknown-slug/book/book.yaml
-     "${head}    chapters:\n      - 01-alpha\n      - 02-gamma\n")
-derive(unknown-slug "no chapter of book/book.yaml has the slug 'beta'")
+     "${head}    chapters:\n      - 01-alpha\n")
+file(REMOVE_RECURSE ${work}/unknown-slug/exercises/02-beta)
+derive(unknown-slug "alpha=ch01 beta= exercises=")
 
 # ---- no chapter number written into the build ---------------------------
 # The build's CMake files name chapters through the list (above); a
-# chapter number or stem written into one of them again is reported here
-# with its file and line.
+# chapter number or stem written into one of them again, or a slug that
+# is no chapter of book/book.yaml, is reported here with its file and
+# line.
+include(${SOURCE}/cmake/BookChapters.cmake)
+book_read_chapters(${SOURCE}/book/book.yaml book_stems)
 file(GLOB cmake_files RELATIVE ${SOURCE}
      ${SOURCE}/CMakeLists.txt ${SOURCE}/cmake/*.cmake
      ${SOURCE}/exercises/*.cmake ${SOURCE}/exercises/CMakeLists.txt
@@ -160,6 +165,15 @@ foreach(file IN LISTS cmake_files)
               "by number; name it by slug (book_chapter_label, "
               "cmake/BookChapters.cmake)")
       math(EXPR failures "${failures} + 1")
+    endif()
+    if(code MATCHES "book_chapter_label\\(([a-z0-9-]+)")
+      set(slug ${CMAKE_MATCH_1})
+      book_chapter_label(${slug} "${book_stems}" label)
+      if(label STREQUAL "")
+        message(SEND_ERROR "${file}:${at}: '${slug}' is the slug "
+                "of no chapter of book/book.yaml")
+        math(EXPR failures "${failures} + 1")
+      endif()
     endif()
   endforeach()
 endforeach()

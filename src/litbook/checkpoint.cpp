@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 
+#include "bookio/escape.hpp"
 #include "classify.hpp"
 #include "html.hpp"
 
@@ -326,6 +327,8 @@ void check_checkpoints(const Chapter& ch, Diagnostics& diags) {
 
 namespace litbook {
 
+using book::escape_markup;
+
 namespace {
 
 struct KindInfo {
@@ -365,7 +368,7 @@ std::string checkpoint_html(HtmlWriter& w, const std::string& kind,
                     std::to_string(number + 1) + " of 4)</span></p>\n" + body;
   if (auto tests = attr_get(attr, "tests")) {
     out += "<p class=\"exercise-tests\">Run its tests: <code>" +
-           escape_html(*tests) + "</code></p>\n";
+           escape_markup(*tests) + "</code></p>\n";
   }
   if (kind != "experiment") {
     out += "<div class=\"checkpoint-entry\" data-entry=\"" + kind +

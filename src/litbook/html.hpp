@@ -13,8 +13,6 @@
 
 namespace litbook {
 
-std::string escape_html(std::string_view text);
-
 /// What the writer needs beyond the tree. Callbacks keep it independent of
 /// where highlighted code, rendered math and demo outputs come from.
 struct HtmlContext {

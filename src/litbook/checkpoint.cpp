@@ -11,13 +11,6 @@ namespace litbook {
 
 namespace {
 
-bool has_answer(const Json& content) {
-  for (const auto& b : content) {
-    if (b["t"] == "Div" && attr_has_class(b["c"][0], "answer")) return true;
-  }
-  return false;
-}
-
 // Whether any node below holds a checked value, [x]{value=NAME}.
 bool holds_value(const Json& node) {
   if (node.is_array()) {
@@ -237,7 +230,7 @@ void read_self_check(Chapter& ch, Diagnostics& diags, const Json& content,
     const Json& item = (*items)[i];
     int answers = 0;
     for (const auto& b : item) {
-      answers += b["t"] == "Div" && attr_has_class(b["c"][0], "answer");
+      answers += is_answer(b);
     }
     if (answers != 1 || item.back()["t"] != "Div") {
       diags.add(ch.at(line), "self-check question " + std::to_string(i + 1) +
@@ -353,7 +346,7 @@ std::string checkpoint_html(HtmlWriter& w, const std::string& kind,
   const KindInfo& info = kKinds[number];
   std::string body, answer;
   for (const auto& b : content) {
-    if (b["t"] == "Div" && attr_has_class(b["c"][0], "answer")) {
+    if (is_answer(b)) {
       answer += w.blocks(b["c"][1]);
     } else {
       body += w.blocks(Json::array({b}));
@@ -399,7 +392,7 @@ std::string ending_html(HtmlWriter& w, const std::string& kind,
     for (const auto& item : b["c"][1]) {
       out += "<li>";
       for (const auto& part : item) {
-        if (part["t"] == "Div" && attr_has_class(part["c"][0], "answer")) {
+        if (is_answer(part)) {
           out += "<details class=\"answer\"><summary>Answer</summary>\n" +
                  w.blocks(part["c"][1]) + "</details>\n";
         } else {

@@ -240,6 +240,21 @@ const Numbered* HtmlWriter::next_numbered() {
   return &ctx_.chapter->numbered[numbered_++];
 }
 
+// The model's shown region NAME, or its revision of NAME when
+// `revision`; nullptr when the writer has no chapter or the chapter no
+// such region. Tangle rejects a second definition of a name; of two
+// revisions of one name in a chapter, this finds the first.
+const Region* HtmlWriter::region(const std::string& name,
+                                 bool revision) const {
+  if (!ctx_.chapter) return nullptr;
+  for (const Region& r : ctx_.chapter->regions) {
+    if (!r.hidden && r.name == name && r.revise.empty() != revision) {
+      return &r;
+    }
+  }
+  return nullptr;
+}
+
 // "Figure 29.1" for a link to a numbered item ("#figure-curves" or
 // "chapter:training#figure-curves"); empty for anything else.
 std::string HtmlWriter::reference_label(const std::string& target) const {
@@ -301,8 +316,10 @@ std::string HtmlWriter::code_block(const Json& node) {
 std::string HtmlWriter::listing(const Json& attr, const std::string& code) {
   std::string revise = attr_get(attr, "revise").value_or("");
   std::string name = attr_get(attr, "region").value_or(revise);
-  std::string lang = attr[1].empty() ? "cpp" : str(attr[1][0]);
-  if (lang == "hidden") lang = "cpp";
+  // The language as the model read it; a listing the model lacks (a
+  // writer with no chapter) takes the model's default.
+  const Region* r = region(name, !revise.empty());
+  const std::string lang = r ? r->lang : Region{}.lang;
   Json facts = ctx_.listings.value(name, Json::object());
   std::string file = attr_get(attr, "file").value_or(facts.value("file", ""));
   std::string caption = "<span class=\"listing-file\">" + escape_markup(file) +
@@ -466,7 +483,7 @@ std::string HtmlWriter::exercise_div(const Json& attr, const Json& content) {
   std::string tests = attr_get(attr, "tests").value_or("");
   std::string body, answer;
   for (const auto& b : content) {
-    if (b["t"] == "Div" && attr_has_class(b["c"][0], "answer")) {
+    if (is_answer(b)) {
       answer += blocks(b["c"][1]);
     } else {
       body += block(b);

@@ -59,6 +59,7 @@ private:
   std::string span(const Json& node);
   std::string attrs(const Json& attr, std::string extra_class = {}) const;
   const Numbered* next_numbered();
+  const Region* region(const std::string& name, bool revision) const;
   std::string reference_label(const std::string& target) const;
 
   const HtmlContext& ctx_;

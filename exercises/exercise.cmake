@@ -1,8 +1,9 @@
-# add_book_exercise(NN): the targets and the test of the exercise in the
-# calling directory, exercises/NN-slug/, which holds exercise.hpp,
-# starter.cpp, tests.cpp, book_solution.cpp and bugs.cmake. The exercise
-# tests (tests.cpp) are compiled once and linked with several
-# implementations:
+# add_book_exercise(STEM): the targets and the test of chapter STEM's
+# exercise, exercises/STEM/, which holds exercise.hpp, starter.cpp,
+# tests.cpp, book_solution.cpp and bugs.cmake (exercises/CMakeLists.txt
+# calls it for every chapter of book/book.yaml that has one). NN below is
+# the chapter's number, taken from STEM. The exercise tests (tests.cpp)
+# are compiled once and linked with several implementations:
 #   exercise_NN        starter.cpp, the file the reader fixes
 #   exercise_NN_bug_I  the starter with only planted mistake I left
 #   exercise_NN_fixed  the starter with every mistake fixed
@@ -11,7 +12,8 @@
 # reader's tests; the CTest test exercise-NN-planted-mistakes (labels
 # exercise, chNN) checks the starter as shipped. None of these is part of
 # the book's build (cmake/TestOnly.cmake): the reader's command builds
-# the starter, the test command builds every variant.
+# the starter, the test command builds every variant. The global property
+# BOOK_EXERCISE_TARGETS lists the run_exercise_NN targets.
 set(EXERCISE_TOOLS ${CMAKE_CURRENT_LIST_DIR})
 
 # One precompiled Catch2 header shared by every exercise's tests.
@@ -20,17 +22,20 @@ target_link_libraries(exercise_catch_pch PRIVATE llm Catch2::Catch2)
 target_precompile_headers(exercise_catch_pch PRIVATE <catch2/catch.hpp>)
 book_test_program(exercise_catch_pch)
 
-function(add_book_exercise nn)
-  set(here ${CMAKE_CURRENT_SOURCE_DIR})
-  set(variants ${CMAKE_CURRENT_BINARY_DIR}/variants)
+set_property(GLOBAL PROPERTY BOOK_EXERCISE_TARGETS "")
+
+function(add_book_exercise stem)
+  book_chapter_number(${stem} nn)
+  set(here ${EXERCISE_TOOLS}/${stem})
+  set(bin ${CMAKE_CURRENT_BINARY_DIR}/${stem})
+  set(variants ${bin}/variants)
   file(MAKE_DIRECTORY ${variants})
   include(${here}/bugs.cmake)  # BUG_COUNT, in this function's scope
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
                ${here}/bugs.cmake)
-  get_filename_component(slug ${here} NAME)
 
   set(tests exercise_${nn}_tests)
-  add_library(${tests} OBJECT tests.cpp)
+  add_library(${tests} OBJECT ${here}/tests.cpp)
   # The exercise tests may share the unit tests' reference helpers.
   target_include_directories(${tests} PRIVATE ${here}
                              ${PROJECT_SOURCE_DIR}/tests/unit)
@@ -71,6 +76,7 @@ function(add_book_exercise nn)
     list(GET pair 0 name)
     list(GET pair 1 source)
     add_executable(${name} ${source} $<TARGET_OBJECTS:${tests}>)
+    set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${bin})
     target_include_directories(${name} PRIVATE ${here})
     target_link_libraries(${name} PRIVATE llm Catch2::Catch2WithMain)
     if(NOT name MATCHES "_(book|fixed)$")
@@ -84,15 +90,19 @@ function(add_book_exercise nn)
   add_custom_target(run_exercise_${nn}
     COMMAND exercise_${nn}
     DEPENDS exercise_${nn}
+    WORKING_DIRECTORY ${bin}
     USES_TERMINAL
-    COMMENT "The exercise tests on exercises/${slug}/starter.cpp")
+    COMMENT "The exercise tests on exercises/${stem}/starter.cpp")
+  set_property(GLOBAL APPEND PROPERTY BOOK_EXERCISE_TARGETS
+               run_exercise_${nn})
 
   add_test(NAME exercise-${nn}-planted-mistakes
            COMMAND ${CMAKE_COMMAND} -DBUGS=${here}/bugs.cmake
                    -DVARIANTS=${variants}
-                   -DBIN_DIR=${CMAKE_CURRENT_BINARY_DIR}
+                   -DBIN_DIR=${bin}
                    -DPREFIX=exercise_${nn}
-                   -P ${EXERCISE_TOOLS}/check_bugs.cmake)
+                   -P ${EXERCISE_TOOLS}/check_bugs.cmake
+           WORKING_DIRECTORY ${bin})
   set_tests_properties(exercise-${nn}-planted-mistakes PROPERTIES
                        LABELS "exercise;ch${nn}")
   book_tests_need_programs(exercise-${nn}-planted-mistakes)

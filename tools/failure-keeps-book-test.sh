@@ -19,6 +19,11 @@ for f in chapters/[0-9][0-9]-*.md chapters/[0-9][0-9]r-*.md; do
   stem=$(basename "$f" .md)
   [[ " $keep " == *" $stem "* ]] || rm "$f"
 done
+# An exercise belongs to a chapter book.yaml lists (cmake/BookChapters.cmake).
+for d in exercises/[0-9][0-9]*-*/; do
+  stem=$(basename "$d")
+  [[ " $keep " == *" $stem "* ]] || rm -r "$d"
+done
 cat > book/book.yaml <<'YAML'
 title: "Failure test"
 parts:

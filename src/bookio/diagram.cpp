@@ -2,6 +2,8 @@
 // body, and svg() wraps the body in the document.
 #include "bookio/diagram.hpp"
 
+#include "bookio/escape.hpp"
+
 #include <cmath>
 #include <cstdio>
 #include <utility>
@@ -18,8 +20,8 @@ std::string num(double v) {
 }
 
 std::string paint_attributes(const Paint& p) {
-  return " fill=\"" + xml_escape(p.fill) + "\" stroke=\"" +
-         xml_escape(p.stroke) + "\" stroke-width=\"" + num(p.width) + "\"";
+  return " fill=\"" + escape_markup(p.fill) + "\" stroke=\"" +
+         escape_markup(p.stroke) + "\" stroke-width=\"" + num(p.width) + "\"";
 }
 
 // Text with "_{...}" as subscripts: each subscript is a smaller tspan
@@ -37,13 +39,13 @@ std::string rich_text(std::string_view s, double size) {
     std::string_view plain = s.substr(i, sub - i);
     if (!plain.empty()) {
       out += lowered ? "<tspan dy=\"" + num(-0.3 * size) + "\">" : "";
-      out += xml_escape(plain) + (lowered ? "</tspan>" : "");
+      out += escape_markup(plain) + (lowered ? "</tspan>" : "");
       lowered = false;
     }
     if (sub < s.size()) {
       out += "<tspan dy=\"" + num(0.3 * size) + "\" font-size=\"" +
              num(0.75 * size) + "\">" +
-             xml_escape(s.substr(sub + 2, close - sub - 2)) + "</tspan>";
+             escape_markup(s.substr(sub + 2, close - sub - 2)) + "</tspan>";
       lowered = true;
     }
     i = close == s.size() ? close : close + 1;
@@ -52,21 +54,6 @@ std::string rich_text(std::string_view s, double size) {
 }
 
 }  // namespace
-
-std::string xml_escape(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
 
 Canvas::Canvas(double width, double height, std::string title,
                std::string desc)
@@ -89,15 +76,15 @@ void Canvas::line(double x1, double y1, double x2, double y2,
                   const Paint& paint) {
   body_ += "<line x1=\"" + num(x1) + "\" y1=\"" + num(y1) + "\" x2=\"" +
            num(x2) + "\" y2=\"" + num(y2) + "\" stroke=\"" +
-           xml_escape(paint.stroke) + "\" stroke-width=\"" +
+           escape_markup(paint.stroke) + "\" stroke-width=\"" +
            num(paint.width) + "\"/>\n";
 }
 
 void Canvas::text(double x, double y, std::string_view s, const Font& font) {
   body_ += "<text x=\"" + num(x) + "\" y=\"" + num(y) +
-           "\" text-anchor=\"" + xml_escape(font.anchor) +
+           "\" text-anchor=\"" + escape_markup(font.anchor) +
            "\" font-size=\"" + num(font.size) + "\" fill=\"" +
-           xml_escape(font.fill) + "\"" +
+           escape_markup(font.fill) + "\"" +
            (font.bold ? " font-weight=\"bold\"" : "") + ">" +
            rich_text(s, font.size) + "</text>\n";
 }
@@ -112,7 +99,7 @@ void Canvas::arrowhead(double x, double y, double dx, double dy,
   body_ += "<polygon points=\"" + num(x) + "," + num(y) + " " +
            num(bx - uy * half) + "," + num(by + ux * half) + " " +
            num(bx + uy * half) + "," + num(by - ux * half) + "\" fill=\"" +
-           xml_escape(fill) + "\"/>\n";
+           escape_markup(fill) + "\"/>\n";
 }
 
 void Canvas::arrow(double x1, double y1, double x2, double y2,
@@ -138,7 +125,7 @@ void Canvas::path_arrow(const std::vector<std::pair<double, double>>& points,
     d += num(b);
   }
   body_ += "<polyline points=\"" + d + "\" fill=\"none\" stroke=\"" +
-           xml_escape(stroke) + "\" stroke-width=\"1.5\"/>\n";
+           escape_markup(stroke) + "\" stroke-width=\"1.5\"/>\n";
   arrowhead(x, y, x - px, y - py, stroke);
 }
 
@@ -149,7 +136,7 @@ void Canvas::arc(double x1, double x2, double y, double height,
   const double mid = (x1 + x2) / 2, cy = y - 2 * height;
   body_ += "<path d=\"M " + num(x1) + " " + num(y) + " Q " + num(mid) +
            " " + num(cy) + " " + num(x2) + " " + num(y) +
-           "\" fill=\"none\" stroke=\"" + xml_escape(stroke) +
+           "\" fill=\"none\" stroke=\"" + escape_markup(stroke) +
            "\" stroke-width=\"1.5\"/>\n";
   arrowhead(x2, y, x2 - mid, 2 * height, stroke);
 }
@@ -164,7 +151,7 @@ std::string Canvas::svg() const {
   const std::string box = "0 0 " + num(width_) + " " + num(height_);
   return "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"" + box +
          "\" role=\"img\" font-family=\"sans-serif\">\n<title>" +
-         xml_escape(title_) + "</title>\n<desc>" + xml_escape(desc_) +
+         escape_markup(title_) + "</title>\n<desc>" + escape_markup(desc_) +
          "</desc>\n<rect width=\"" + num(width_) + "\" height=\"" +
          num(height_) + "\" fill=\"#ffffff\"/>\n" + body_ + "</svg>\n";
 }

@@ -25,9 +25,6 @@
 
 namespace book {
 
-/// Escapes &, <, >, " and ' for XML text and attribute values.
-std::string xml_escape(std::string_view s);
-
 /// The book's drawing colours: dark ink and a muted grey for text, and
 /// a strong colour and a light tint per series (tint behind dark text).
 namespace colour {

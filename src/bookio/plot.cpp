@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "bookio/bookio.hpp"
+#include "bookio/escape.hpp"
 
 namespace book {
 
@@ -15,18 +16,6 @@ constexpr double kWidth = 640, kHeight = 400;
 constexpr double kLeft = 72, kRight = 24, kTop = 40, kBottom = 56;
 constexpr double kLegendRow = 18;  // height of one legend entry
 const char* const kColours[] = {"#1f6fb4", "#c2410c", "#15803d", "#7e22ce"};
-
-std::string xml(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '&') out += "&amp;";
-    else if (c == '"') out += "&quot;";
-    else out += c;
-  }
-  return out;
-}
 
 std::string num(double v) {
   char buf[32];
@@ -120,11 +109,11 @@ std::string to_svg(const Plot& plot) {
       "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 640 " +
       num(height) +
       "\" role=\"img\" font-family=\"sans-serif\" font-size=\"12\">\n"
-      "<title>" + xml(plot.title) + "</title>\n"
+      "<title>" + escape_markup(plot.title) + "</title>\n"
       "<rect width=\"640\" height=\"" + num(height) +
       "\" fill=\"#ffffff\"/>\n";
   svg += "<text x=\"320\" y=\"22\" text-anchor=\"middle\" font-size=\"14\">" +
-         xml(plot.title) + "</text>\n";
+         escape_markup(plot.title) + "</text>\n";
   for (double t : ax.ticks()) {
     double x = ax.map(ax.value(t), x0, x1);
     svg += "<line x1=\"" + num(x) + "\" y1=\"" + num(y1) + "\" x2=\"" +
@@ -144,11 +133,11 @@ std::string to_svg(const Plot& plot) {
          num(x1 - x0) + "\" height=\"" + num(y0 - y1) +
          "\" fill=\"none\" stroke=\"#111\"/>\n";
   svg += "<text x=\"" + num((x0 + x1) / 2) + "\" y=\"" + num(kHeight - 14) +
-         "\" text-anchor=\"middle\" fill=\"#111\">" + xml(plot.x_label) +
-         "</text>\n";
+         "\" text-anchor=\"middle\" fill=\"#111\">" +
+         escape_markup(plot.x_label) + "</text>\n";
   svg += "<text transform=\"translate(16 " + num((y0 + y1) / 2) +
          ") rotate(-90)\" text-anchor=\"middle\" fill=\"#111\">" +
-         xml(plot.y_label) + "</text>\n";
+         escape_markup(plot.y_label) + "</text>\n";
   for (std::size_t i = 0; i < plot.series.size(); ++i) {
     const Series& s = plot.series[i];
     const char* colour = kColours[i % 4];
@@ -169,7 +158,7 @@ std::string to_svg(const Plot& plot) {
            "\" x2=\"" + num(x0 + 24) + "\" y2=\"" + num(ly - 4) +
            "\" stroke=\"" + colour + "\" stroke-width=\"2\"/>\n";
     svg += "<text x=\"" + num(x0 + 30) + "\" y=\"" + num(ly) +
-           "\" fill=\"#111\">" + xml(s.label) + "</text>\n";
+           "\" fill=\"#111\">" + escape_markup(s.label) + "</text>\n";
   }
   return svg + "</svg>\n";
 }

@@ -6,10 +6,14 @@
 
 #include "api.hpp"
 #include "api_markup.hpp"
+#include "bookio/escape.hpp"
 #include "html.hpp"
 #include "tangle.hpp"
 
 namespace litbook {
+
+using book::escape_markup;
+
 namespace {
 
 // "chapter 7, Tensor storage" or "review page 26r, Attention review".
@@ -76,7 +80,7 @@ std::size_t insert_after(std::string& page, std::string_view marker,
 
 std::string taught_html(const Taught& t) {
   return "\n<p class=\"book-taught\">Taught in <a href=\"../" +
-         escape_html(t.href) + "\">" + escape_html(t.label) + "</a></p>";
+         escape_markup(t.href) + "\">" + escape_markup(t.label) + "</a></p>";
 }
 
 // The titles of the pages in `api_dir`, by file name, to name the links
@@ -109,8 +113,8 @@ std::string files_table(const Json& origins,
     if (!earliest) continue;
     auto t = taught_at(origins, chapters, index, file, (*earliest)[0].get<int>());
     if (!t) continue;
-    rows += "<tr><td><code>" + escape_html(file) + "</code></td><td><a href=\"../" +
-            escape_html(t->href) + "\">" + escape_html(t->label) +
+    rows += "<tr><td><code>" + escape_markup(file) + "</code></td><td><a href=\"../" +
+            escape_markup(t->href) + "\">" + escape_markup(t->label) +
             "</a></td></tr>\n";
   }
   return "\n<p>The library the book builds, chapter by chapter. Each header "

@@ -42,7 +42,10 @@ struct Region {
   std::string fill;    ///< placeholder this region fills
   std::string revise;  ///< earlier region this one replaces
   bool hidden = false;
-  std::string lang;    ///< first class, e.g. "cpp"
+  /// The first class but "hidden"; a region without one is C++, as
+  /// every file it can be tangled into is (the HTML writer highlights
+  /// the listing as this language).
+  std::string lang = "cpp";
   std::string code;
   int line = 0;        ///< line of the opening fence
 };

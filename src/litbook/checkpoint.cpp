@@ -3,19 +3,13 @@
 #include <algorithm>
 #include <array>
 
+#include "bookio/escape.hpp"
 #include "classify.hpp"
 #include "html.hpp"
 
 namespace litbook {
 
 namespace {
-
-bool has_answer(const Json& content) {
-  for (const auto& b : content) {
-    if (b["t"] == "Div" && attr_has_class(b["c"][0], "answer")) return true;
-  }
-  return false;
-}
 
 // Whether any node below holds a checked value, [x]{value=NAME}.
 bool holds_value(const Json& node) {
@@ -236,7 +230,7 @@ void read_self_check(Chapter& ch, Diagnostics& diags, const Json& content,
     const Json& item = (*items)[i];
     int answers = 0;
     for (const auto& b : item) {
-      answers += b["t"] == "Div" && attr_has_class(b["c"][0], "answer");
+      answers += is_answer(b);
     }
     if (answers != 1 || item.back()["t"] != "Div") {
       diags.add(ch.at(line), "self-check question " + std::to_string(i + 1) +
@@ -326,6 +320,8 @@ void check_checkpoints(const Chapter& ch, Diagnostics& diags) {
 
 namespace litbook {
 
+using book::escape_markup;
+
 namespace {
 
 struct KindInfo {
@@ -350,7 +346,7 @@ std::string checkpoint_html(HtmlWriter& w, const std::string& kind,
   const KindInfo& info = kKinds[number];
   std::string body, answer;
   for (const auto& b : content) {
-    if (b["t"] == "Div" && attr_has_class(b["c"][0], "answer")) {
+    if (is_answer(b)) {
       answer += w.blocks(b["c"][1]);
     } else {
       body += w.blocks(Json::array({b}));
@@ -365,7 +361,7 @@ std::string checkpoint_html(HtmlWriter& w, const std::string& kind,
                     std::to_string(number + 1) + " of 4)</span></p>\n" + body;
   if (auto tests = attr_get(attr, "tests")) {
     out += "<p class=\"exercise-tests\">Run its tests: <code>" +
-           escape_html(*tests) + "</code></p>\n";
+           escape_markup(*tests) + "</code></p>\n";
   }
   if (kind != "experiment") {
     out += "<div class=\"checkpoint-entry\" data-entry=\"" + kind +
@@ -396,7 +392,7 @@ std::string ending_html(HtmlWriter& w, const std::string& kind,
     for (const auto& item : b["c"][1]) {
       out += "<li>";
       for (const auto& part : item) {
-        if (part["t"] == "Div" && attr_has_class(part["c"][0], "answer")) {
+        if (is_answer(part)) {
           out += "<details class=\"answer\"><summary>Answer</summary>\n" +
                  w.blocks(part["c"][1]) + "</details>\n";
         } else {

@@ -48,6 +48,17 @@ CodeKind classify_code_block(const Json& attr) {
   return CodeKind::Plain;
 }
 
+bool is_answer(const Json& block) {
+  return block["t"] == "Div" && attr_has_class(block["c"][0], "answer");
+}
+
+bool has_answer(const Json& blocks) {
+  for (const auto& b : blocks) {
+    if (is_answer(b)) return true;
+  }
+  return false;
+}
+
 SpanClass classify_span(const Json& attr) {
   if (auto name = attr_get(attr, "value")) return {SpanKind::Value, *name};
   if (auto event = attr_get(attr, "when")) return {SpanKind::When, *event};

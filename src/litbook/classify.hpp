@@ -45,6 +45,12 @@ enum class CodeKind {
 
 CodeKind classify_code_block(const Json& attr);
 
+/// Whether a block is an `::: answer` div (of an exercise, a checkpoint
+/// or a self-check question).
+bool is_answer(const Json& block);
+/// Whether any of the blocks is one.
+bool has_answer(const Json& blocks);
+
 enum class SpanKind {
   Value,    ///< `[0.25]{value=NAME}`: a number checked against the demo
   Literal,  ///< `[4096]{.lit}`: a number the prose states as it is

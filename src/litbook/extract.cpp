@@ -160,8 +160,12 @@ struct Walker {
     r.line = line;
     r.code = code;
     r.hidden = kind == CodeKind::HiddenRegion;
-    r.lang = attr[1].empty() ? "" : attr[1][0].get<std::string>();
-    if (r.lang == "hidden") r.lang = attr[1].size() > 1 ? attr[1][1] : "";
+    for (const auto& cls : attr[1]) {
+      if (cls != "hidden") {
+        r.lang = cls.get<std::string>();
+        break;
+      }
+    }
     r.name = name.value_or("");
     r.file = file.value_or("");
     r.fill = fill.value_or("");
@@ -297,12 +301,7 @@ struct Walker {
   void exercise(const Json& attr, const Json& content, int line) {
     check_keys(attr, {"title", "tests"}, "an exercise");
     number("Exercise", exercise_anchor(attr, count("Exercise") + 1), line);
-    bool has_answer = false;
-    for (const auto& b : content) {
-      has_answer = has_answer ||
-                   (b["t"] == "Div" && attr_has_class(b["c"][0], "answer"));
-    }
-    if (!has_answer) {
+    if (!has_answer(content)) {
       diags.add(ch.at(line), "exercise without an answer (add a "
                              "'::: answer' div inside it)");
     }

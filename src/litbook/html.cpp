@@ -5,22 +5,11 @@
 
 #include <algorithm>
 
+#include "bookio/escape.hpp"
+
 namespace litbook {
 
-std::string escape_html(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
+using book::escape_markup;
 
 namespace {
 
@@ -86,7 +75,7 @@ bool is_html5_attribute(const std::string& key) {
 // ` id="ID"` for an element the author gave an id, or nothing.
 std::string id_attr(const Json& attr) {
   const std::string& id = attr[0].get_ref<const std::string&>();
-  return id.empty() ? "" : " id=\"" + escape_html(id) + "\"";
+  return id.empty() ? "" : " id=\"" + escape_markup(id) + "\"";
 }
 
 }  // namespace
@@ -98,15 +87,15 @@ std::string HtmlWriter::attrs(const Json& attr, std::string extra) const {
     if (!classes.empty()) classes += ' ';
     classes += str(c);
   }
-  if (!classes.empty()) out += " class=\"" + escape_html(classes) + "\"";
+  if (!classes.empty()) out += " class=\"" + escape_markup(classes) + "\"";
   for (const auto& kv : attr[2]) {
     std::string key = str(kv[0]);
     if (key == "data-pos") continue;
     if (!is_html5_attribute(key)) key.insert(0, "data-");
     out += ' ';
-    out += escape_html(key);
+    out += escape_markup(key);
     out += "=\"";
-    out += escape_html(str(kv[1]));
+    out += escape_markup(str(kv[1]));
     out += '"';
   }
   return out;
@@ -186,7 +175,7 @@ std::string HtmlWriter::inline_node(const Json& node) {
   if (t == "SoftBreak") return "\n";
   if (t == "LineBreak") return "<br>\n";
   const Json& c = node["c"];
-  if (t == "Str") return escape_html(c.get_ref<const std::string&>());
+  if (t == "Str") return escape_markup(c.get_ref<const std::string&>());
   if (t == "Emph") return "<em>" + inlines(c) + "</em>";
   if (t == "Underline") return "<u>" + inlines(c) + "</u>";
   if (t == "Strong") return "<strong>" + inlines(c) + "</strong>";
@@ -202,8 +191,9 @@ std::string HtmlWriter::inline_node(const Json& node) {
            (single ? "\u2019" : "\u201d");
   }
   if (t == "Cite") return inlines(c[1]);
-  if (t == "Code") return "<code" + attrs(c[0]) + ">" + escape_html(str(c[1])) +
-                          "</code>";
+  if (t == "Code") {
+    return "<code" + attrs(c[0]) + ">" + escape_markup(str(c[1])) + "</code>";
+  }
   if (t == "Math") return ctx_.math(str(c[1]), c[0]["t"] == "DisplayMath");
   if (t == "RawInline") return str(c[0]) == "html" ? str(c[1]) : std::string();
   if (t == "Link") return link(node);
@@ -211,9 +201,9 @@ std::string HtmlWriter::inline_node(const Json& node) {
     // As Pandoc: no title or alt attribute when it would be empty.
     std::string title = str(c[2][1]);
     std::string alt = inline_text(c[1]);
-    return "<img src=\"" + escape_html(str(c[2][0])) + "\"" +
-           (title.empty() ? "" : " title=\"" + escape_html(title) + "\"") +
-           (alt.empty() ? "" : " alt=\"" + escape_html(alt) + "\"") +
+    return "<img src=\"" + escape_markup(str(c[2][0])) + "\"" +
+           (title.empty() ? "" : " title=\"" + escape_markup(title) + "\"") +
+           (alt.empty() ? "" : " alt=\"" + escape_markup(alt) + "\"") +
            attrs(c[0]) + ">";
   }
   if (t == "Note") {
@@ -232,7 +222,7 @@ std::string HtmlWriter::span(const Json& node) {
   const SpanClass what = classify_span(attr);
   if (what.kind == SpanKind::Value) {
     return "<span class=\"checked-value\" title=\"checked against the demo's "
-           "value " + escape_html(what.name) + "\">" + inlines(content) + "</span>";
+           "value " + escape_markup(what.name) + "\">" + inlines(content) + "</span>";
   }
   bool plain = attr[0].get_ref<const std::string&>().empty();
   for (const auto& cls : attr[1]) plain = plain && cls == "lit";
@@ -248,6 +238,21 @@ const Numbered* HtmlWriter::next_numbered() {
     return nullptr;
   }
   return &ctx_.chapter->numbered[numbered_++];
+}
+
+// The model's shown region NAME, or its revision of NAME when
+// `revision`; nullptr when the writer has no chapter or the chapter no
+// such region. Tangle rejects a second definition of a name; of two
+// revisions of one name in a chapter, this finds the first.
+const Region* HtmlWriter::region(const std::string& name,
+                                 bool revision) const {
+  if (!ctx_.chapter) return nullptr;
+  for (const Region& r : ctx_.chapter->regions) {
+    if (!r.hidden && r.name == name && r.revise.empty() != revision) {
+      return &r;
+    }
+  }
+  return nullptr;
 }
 
 // "Figure 29.1" for a link to a numbered item ("#figure-curves" or
@@ -271,7 +276,7 @@ std::string HtmlWriter::link(const Json& node) {
   std::string target = str(c[2][0]);
   // [](#figure-NAME): the link's text is the item's number.
   const std::string text =
-      c[1].empty() ? escape_html(reference_label(target)) : inlines(c[1]);
+      c[1].empty() ? escape_markup(reference_label(target)) : inlines(c[1]);
   if (const LinkTarget to = parse_link_target(target);
       to.kind == LinkTarget::Kind::Chapter) {
     const IndexEntry* e = ctx_.index ? ctx_.index->by_id(to.chapter) : nullptr;
@@ -279,8 +284,8 @@ std::string HtmlWriter::link(const Json& node) {
              (to.anchor.empty() ? "" : "#" + to.anchor);
   }
   std::string title = str(c[2][1]);
-  return "<a href=\"" + escape_html(target) + "\"" +
-         (title.empty() ? "" : " title=\"" + escape_html(title) + "\"") +
+  return "<a href=\"" + escape_markup(target) + "\"" +
+         (title.empty() ? "" : " title=\"" + escape_markup(title) + "\"") +
          attrs(c[0]) + ">" + text + "</a>";
 }
 
@@ -291,8 +296,8 @@ std::string HtmlWriter::code_block(const Json& node) {
   if (kind == CodeKind::Output) {
     const std::string stem = ctx_.chapter ? ctx_.chapter->stem : "";
     return "<figure class=\"output\"><figcaption>Output of <code>demos/" +
-           escape_html(stem) + ".cpp</code></figcaption><pre><code>" +
-           escape_html(code) + "</code></pre></figure>\n";
+           escape_markup(stem) + ".cpp</code></figcaption><pre><code>" +
+           escape_markup(code) + "</code></pre></figure>\n";
   }
   if (kind == CodeKind::HiddenRegion) return {};
   if (kind == CodeKind::Region) return listing(attr, code);
@@ -304,24 +309,26 @@ std::string HtmlWriter::code_block(const Json& node) {
   if (ctx_.highlights && ctx_.highlights(lang)) {
     return ctx_.highlight(lang, code, id) + "\n";
   }
-  return "<pre" + attrs(attr) + "><code>" + escape_html(code) +
+  return "<pre" + attrs(attr) + "><code>" + escape_markup(code) +
          "</code></pre>\n";
 }
 
 std::string HtmlWriter::listing(const Json& attr, const std::string& code) {
   std::string revise = attr_get(attr, "revise").value_or("");
   std::string name = attr_get(attr, "region").value_or(revise);
-  std::string lang = attr[1].empty() ? "cpp" : str(attr[1][0]);
-  if (lang == "hidden") lang = "cpp";
+  // The language as the model read it; a listing the model lacks (a
+  // writer with no chapter) takes the model's default.
+  const Region* r = region(name, !revise.empty());
+  const std::string lang = r ? r->lang : Region{}.lang;
   Json facts = ctx_.listings.value(name, Json::object());
   std::string file = attr_get(attr, "file").value_or(facts.value("file", ""));
-  std::string caption = "<span class=\"listing-file\">" + escape_html(file) +
+  std::string caption = "<span class=\"listing-file\">" + escape_markup(file) +
                         "</span><span class=\"listing-region\">" +
-                        escape_html(name) + "</span>";
+                        escape_markup(name) + "</span>";
   std::string fill = attr_get(attr, "fill").value_or("");
   if (!fill.empty()) {
-    caption += "<span class=\"listing-note\">fills <code>" + escape_html(fill) +
-               "</code></span>";
+    caption += "<span class=\"listing-note\">fills <code>" +
+               escape_markup(fill) + "</code></span>";
   }
   std::string extra;
   std::string classes = "listing";
@@ -332,15 +339,15 @@ std::string HtmlWriter::listing(const Json& attr, const std::string& code) {
     const IndexEntry* from = ctx_.index ? ctx_.index->by_stem(origin) : nullptr;
     std::string where = from ? from->title : origin;
     caption += "<span class=\"listing-note\">revises <a href=\"" +
-               escape_html(origin) + ".html#region-" + escape_html(name) +
-               "\">" + escape_html(name) + "</a> from " + escape_html(where) +
-               "</span>";
+               escape_markup(origin) + ".html#region-" + escape_markup(name) +
+               "\">" + escape_markup(name) + "</a> from " +
+               escape_markup(where) + "</span>";
     std::string previous = facts.value("previous", "");
     extra = "<details class=\"listing-diff\"><summary>What changed</summary>" +
             ctx_.highlight("diff", line_diff(previous, code), "") +
             "</details>";
   }
-  return "<figure class=\"" + classes + "\" id=\"" + escape_html(id) +
+  return "<figure class=\"" + classes + "\" id=\"" + escape_markup(id) +
          "\"><figcaption>" + caption + "</figcaption>" +
          ctx_.highlight(lang, code, "") + api_links(facts) + extra +
          "</figure>\n";
@@ -356,8 +363,8 @@ std::string HtmlWriter::api_links(const Json& facts) const {
   std::string out = "<p class=\"listing-api\">Defines ";
   for (std::size_t i = 0; i < found.size(); ++i) {
     if (i > 0) out += ", ";
-    out += "<a href=\"" + escape_html(found[i]->href) +
-           "\" title=\"API reference\"><code>" + escape_html(found[i]->name) +
+    out += "<a href=\"" + escape_markup(found[i]->href) +
+           "\" title=\"API reference\"><code>" + escape_markup(found[i]->name) +
            "</code></a>";
   }
   return out + "</p>";
@@ -367,7 +374,7 @@ namespace {
 
 // "<span class="item-number">Table 25.2.</span> " before a caption.
 std::string item_number(const Numbered& n) {
-  return "<span class=\"item-number\">" + escape_html(n.label) + ".</span> ";
+  return "<span class=\"item-number\">" + escape_markup(n.label) + ".</span> ";
 }
 
 // The number inside a caption's first paragraph, or before the caption.
@@ -400,7 +407,7 @@ std::string HtmlWriter::table_div(const std::string& name, const Json& content) 
     html.insert(open + 9, item_number(*n));
   }
   return "<figure class=\"book-table\" id=\"" +
-         escape_html(placement_anchor(false, name)) + "\">" + html +
+         escape_markup(placement_anchor(false, name)) + "\">" + html +
          "</figure>\n";
 }
 
@@ -410,7 +417,7 @@ std::string HtmlWriter::figure_div(const std::string& name, const Json& content)
   std::string caption = blocks(content);
   if (n) caption = number_caption(caption, *n);
   return "<figure class=\"book-figure\" id=\"" +
-         escape_html(placement_anchor(true, name)) + "\">" + ctx_.figure(name) + "<figcaption>" + caption +
+         escape_markup(placement_anchor(true, name)) + "\">" + ctx_.figure(name) + "<figcaption>" + caption +
          "</figcaption></figure>\n";
 }
 
@@ -422,10 +429,10 @@ std::string HtmlWriter::caption_div(const std::string& caption,
   auto open = html.find("<table>");
   if (open != std::string::npos) {
     html.insert(open + 7, "\n<caption>" + (n ? item_number(*n) : "") +
-                              escape_html(caption) + "</caption>");
+                              escape_markup(caption) + "</caption>");
   }
   if (n && !n->anchor.empty()) {
-    return "<div id=\"" + escape_html(n->anchor) + "\">" + html + "</div>\n";
+    return "<div id=\"" + escape_markup(n->anchor) + "\">" + html + "</div>\n";
   }
   return html;
 }
@@ -449,11 +456,11 @@ std::string HtmlWriter::workbench_div(const Json& attr, const Json& content) {
   std::string out = "<link rel=\"stylesheet\" href=\"";
   out += dir;
   out += "workbench.css\">\n<section id=\"";
-  out += escape_html(id);
+  out += escape_markup(id);
   out += "\" class=\"";
-  out += escape_html(classes);
+  out += escape_markup(classes);
   out += "\" data-workbench=\"";
-  out += escape_html(name);
+  out += escape_markup(name);
   out += "\" aria-label=\"Workbench\">\n";
   out += blocks(content);
   out += "<div class=\"workbench-app\"><p class=\"workbench-status\" "
@@ -476,7 +483,7 @@ std::string HtmlWriter::exercise_div(const Json& attr, const Json& content) {
   std::string tests = attr_get(attr, "tests").value_or("");
   std::string body, answer;
   for (const auto& b : content) {
-    if (b["t"] == "Div" && attr_has_class(b["c"][0], "answer")) {
+    if (is_answer(b)) {
       answer += blocks(b["c"][1]);
     } else {
       body += block(b);
@@ -484,12 +491,12 @@ std::string HtmlWriter::exercise_div(const Json& attr, const Json& content) {
   }
   std::string out =
       "<section class=\"exercise\"" +
-      (n ? " id=\"" + escape_html(n->anchor) + "\"" : std::string()) +
-      "><h3>" + (n ? escape_html(n->label) : std::string("Exercise")) +
-      (title.empty() ? "" : ": " + escape_html(title)) + "</h3>\n" + body;
+      (n ? " id=\"" + escape_markup(n->anchor) + "\"" : std::string()) +
+      "><h3>" + (n ? escape_markup(n->label) : std::string("Exercise")) +
+      (title.empty() ? "" : ": " + escape_markup(title)) + "</h3>\n" + body;
   if (!tests.empty()) {
     out += "<p class=\"exercise-tests\">Run its tests: <code>" +
-           escape_html(tests) + "</code></p>\n";
+           escape_markup(tests) + "</code></p>\n";
   }
   return out + "<details class=\"answer\"><summary>Answer</summary>\n" +
          answer + "</details></section>\n";

@@ -13,8 +13,6 @@
 
 namespace litbook {
 
-std::string escape_html(std::string_view text);
-
 /// What the writer needs beyond the tree. Callbacks keep it independent of
 /// where highlighted code, rendered math and demo outputs come from.
 struct HtmlContext {
@@ -61,6 +59,7 @@ private:
   std::string span(const Json& node);
   std::string attrs(const Json& attr, std::string extra_class = {}) const;
   const Numbered* next_numbered();
+  const Region* region(const std::string& name, bool revision) const;
   std::string reference_label(const std::string& target) const;
 
   const HtmlContext& ctx_;

@@ -3,7 +3,11 @@
 #include <algorithm>
 #include <set>
 
+#include "bookio/escape.hpp"
+
 namespace litbook {
+
+using book::escape_markup;
 
 namespace {
 
@@ -63,7 +67,7 @@ struct Pending {
 };
 
 std::string highlight_batch_plain(const std::string& code) {
-  return "<div class=\"sourceCode\"><pre><code>" + escape_html(code) +
+  return "<div class=\"sourceCode\"><pre><code>" + escape_markup(code) +
          "</code></pre></div>";
 }
 
@@ -150,10 +154,10 @@ std::string sidebar(const BookIndex& index, const std::string& current,
                     bool notation) {
   std::string out = "<nav class=\"sidebar\" id=\"sidebar\" aria-label=\"Chapters\">"
                     "<p class=\"sidebar-title\"><a href=\"index.html\">" +
-                    escape_html(index.title) + "</a></p>\n";
+                    escape_markup(index.title) + "</a></p>\n";
   for (const auto& part : index.parts) {
     out += "<div class=\"sidebar-part\"><p class=\"sidebar-part-title\">Part " +
-           std::to_string(part.number) + ": " + escape_html(part.title) +
+           std::to_string(part.number) + ": " + escape_markup(part.title) +
            "</p><ol>\n";
     for (const auto& stem : part.stems) {
       const IndexEntry* e = index.by_stem(stem);
@@ -161,7 +165,7 @@ std::string sidebar(const BookIndex& index, const std::string& current,
       out += "<li><a href=\"" + stem + ".html\"" +
              (stem == current ? " aria-current=\"page\"" : "") + ">" +
              number_label(stem) + " " +
-             escape_html(e->title) + "</a></li>\n";
+             escape_markup(e->title) + "</a></li>\n";
     }
     out += "</ol></div>\n";
   }
@@ -180,8 +184,8 @@ std::string toc_html(const Json& headings) {
   for (const auto& h : headings) {
     int level = h["level"];
     if (level < 2 || level > 3) continue;
-    std::string item = "<li><a href=\"#" + escape_html(h["id"].get<std::string>()) + "\">" +
-                       escape_html(h["text"].get<std::string>()) + "</a>";
+    std::string item = "<li><a href=\"#" + escape_markup(h["id"].get<std::string>()) + "\">" +
+                       escape_markup(h["text"].get<std::string>()) + "</a>";
     if (level == 3 && !nested) {
       if (out.size() > 5 && out.compare(out.size() - 6, 6, "</li>\n") == 0) {
         out.resize(out.size() - 6);
@@ -220,7 +224,7 @@ std::vector<std::string> meta_list_html(const Json& meta, const char* key,
   if (!meta.contains(key) || meta[key]["t"] != "MetaList") return out;
   for (const auto& item : meta[key]["c"]) {
     if (item["t"] == "MetaInlines") out.push_back(w.inlines(item["c"]));
-    if (item["t"] == "MetaString") out.push_back(escape_html(item["c"].get<std::string>()));
+    if (item["t"] == "MetaString") out.push_back(escape_markup(item["c"].get<std::string>()));
     if (item["t"] == "MetaBlocks") out.push_back(w.blocks(item["c"]));
   }
   return out;
@@ -236,10 +240,11 @@ std::string table_html(const Json& t) {
     return end == s.c_str() + s.size();
   };
   std::string out = "<div class=\"table-wrap\"><table>\n<caption>" +
-                    escape_html(t.value("caption", "")) + "</caption>\n";
+                    escape_markup(t.value("caption", "")) + "</caption>\n";
   out += "<thead><tr>";
   for (const auto& col : t["columns"]) {
-    out += "<th scope=\"col\">" + escape_html(col.get<std::string>()) + "</th>";
+    out += "<th scope=\"col\">" + escape_markup(col.get<std::string>()) +
+           "</th>";
   }
   out += "</tr></thead>\n<tbody>\n";
   for (const auto& row : t["rows"]) {
@@ -249,13 +254,13 @@ std::string table_html(const Json& t) {
       std::string classes = cell.value("classes", "");
       if (is_number(text)) classes += classes.empty() ? "num" : " num";
       std::string mark = cell.value("mark", "");
-      std::string attr = classes.empty() ? "" : " class=\"" + escape_html(classes) + "\"";
+      std::string attr = classes.empty() ? "" : " class=\"" + escape_markup(classes) + "\"";
       if (cell.value("header", false)) {
-        out += "<th scope=\"row\"" + attr + ">" + escape_html(text) + "</th>";
+        out += "<th scope=\"row\"" + attr + ">" + escape_markup(text) + "</th>";
       } else {
-        out += "<td" + attr + ">" + escape_html(text) +
+        out += "<td" + attr + ">" + escape_markup(text) +
                (mark.empty() ? ""
-                             : "<span class=\"cell-mark\">" + escape_html(mark) +
+                             : "<span class=\"cell-mark\">" + escape_markup(mark) +
                                    "</span>") +
                "</td>";
       }
@@ -264,7 +269,7 @@ std::string table_html(const Json& t) {
   }
   out += "</tbody>\n</table></div>";
   std::string note = t.value("note", "");
-  if (!note.empty()) out += "<p class=\"table-note\">" + escape_html(note) + "</p>";
+  if (!note.empty()) out += "<p class=\"table-note\">" + escape_markup(note) + "</p>";
   return out;
 }
 
@@ -355,7 +360,7 @@ void substitute(std::string& text, const Deferred& d, Cache& hl_cache,
     std::string html = *(kind == 'H' ? hl_cache : tex_cache).get(p.key);
     const std::string div = "<div class=\"sourceCode\"";
     if (!p.id.empty() && html.rfind(div, 0) == 0) {
-      html.insert(div.size(), " id=\"" + escape_html(p.id) + "\"");
+      html.insert(div.size(), " id=\"" + escape_markup(p.id) + "\"");
     }
     out += html;
     i = end + 1;
@@ -383,11 +388,11 @@ TemplateVars chapter_vars(const Chapter& ch, const BookIndex& index,
     if (index.chapters[i].stem != ch.stem) continue;
     if (i > 0) {
       v["prev-href"] = {index.chapters[i - 1].stem + ".html", {}, false};
-      v["prev-title"] = {escape_html(index.chapters[i - 1].title), {}, false};
+      v["prev-title"] = {escape_markup(index.chapters[i - 1].title), {}, false};
     }
     if (i + 1 < index.chapters.size()) {
       v["next-href"] = {index.chapters[i + 1].stem + ".html", {}, false};
-      v["next-title"] = {escape_html(index.chapters[i + 1].title), {}, false};
+      v["next-title"] = {escape_markup(index.chapters[i + 1].title), {}, false};
     }
   }
   return v;
@@ -464,7 +469,7 @@ std::string fill_published_text(std::string html, const fs::path& outputs,
                            "/values.json; there is none (build the book "
                            "first, or check the key)");
     }
-    const std::string text = escape_html(v->value("text", ""));
+    const std::string text = escape_markup(v->value("text", ""));
     html.insert(close + 1, text);
     at = close + 1 + text.size();
   }
@@ -486,12 +491,12 @@ void render_landing(const BookIndex& index, const RenderOptions& o) {
       "<section class=\"landing\">\n";
   for (const auto& part : index.parts) {
     body += "<h2>Part " + std::to_string(part.number) + ": " +
-            escape_html(part.title) + "</h2>\n<ol class=\"chapter-list\">\n";
+            escape_markup(part.title) + "</h2>\n<ol class=\"chapter-list\">\n";
     for (const auto& stem : part.stems) {
       const IndexEntry* e = index.by_stem(stem);
       if (!e) continue;
       body += "<li><a href=\"" + stem + ".html\">" + number_label(stem) + " " +
-              escape_html(e->title) + "</a></li>\n";
+              escape_markup(e->title) + "</a></li>\n";
     }
     body += "</ol>\n";
   }
@@ -501,7 +506,7 @@ void render_landing(const BookIndex& index, const RenderOptions& o) {
   v["sidebar"] = {sidebar(index, "", has_notation(o)), {}, false};
   if (!index.chapters.empty()) {
     v["next-href"] = {index.chapters.front().stem + ".html", {}, false};
-    v["next-title"] = {escape_html(index.chapters.front().title), {}, false};
+    v["next-title"] = {escape_markup(index.chapters.front().title), {}, false};
   }
   v["body"] = {body, {}, false};
   write_page(o, "index.html", v);

@@ -160,7 +160,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
     out.values = values;
     litbook::BookIndex index;
     index.title = "Fuzz";
-    index.chapters.push_back({ch.stem, ch.id, ch.title, 1, {}, Json::array()});
+    index.chapters.push_back({ch.stem, ch.id, ch.title, 1, {}, Json::array(), {}});
     litbook::check_chapter(ch, out, index);
     litbook::HtmlContext ctx;
     ctx.chapter = &ch;

@@ -8,6 +8,39 @@
 #include <string>
 
 #include "bookio/bookio.hpp"
+#include "bookio/escape.hpp"
+
+TEST_CASE("book::escape_markup escapes &, <, > and \" and nothing else",
+          "[tool][bookio]") {
+  // Each of the four becomes its entity; ' stays as it is (escape.hpp
+  // says why).
+  CHECK(book::escape_markup("<a href=\"x\">Tom & Jerry's</a>") ==
+        "&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry's&lt;/a&gt;");
+  // An entity in the input is text, so its & is escaped again: the page
+  // shows "&amp;" as written.
+  CHECK(book::escape_markup("&amp;") == "&amp;amp;");
+  // UTF-8 bytes are copied: "café ≤ x" is c a f 0xC3 0xA9, a space,
+  // 0xE2 0x89 0xA4, a space and x; no byte of a multi-byte character is
+  // below 0x80, so none can be one of the four.
+  const std::string utf8 = "caf\xC3\xA9 \xE2\x89\xA4 x";
+  CHECK(book::escape_markup(utf8) == utf8);
+  CHECK(book::escape_markup("a<\xC3\xA9>'") == "a&lt;\xC3\xA9&gt;'");
+  CHECK(book::escape_markup("") == "");
+}
+
+TEST_CASE("book::to_svg escapes a plot's title and labels",
+          "[tool][bookio]") {
+  book::Plot plot{.title = "loss's <min>",
+                  .x_label = "step & \"epoch\"",
+                  .y_label = "\xC3\xA9",
+                  .series = {{.label = "a'<b", .x = {0, 1}, .y = {1, 2}}}};
+  const std::string svg = book::to_svg(plot);
+  CHECK(svg.find("<title>loss's &lt;min&gt;</title>") != std::string::npos);
+  CHECK(svg.find(">step &amp; &quot;epoch&quot;</text>") !=
+        std::string::npos);
+  CHECK(svg.find(">\xC3\xA9</text>") != std::string::npos);
+  CHECK(svg.find(">a'&lt;b</text>") != std::string::npos);
+}
 
 TEST_CASE("book::fmt formats one double and rejects other conversions",
           "[tool][bookio]") {

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "chapter.hpp"  // litbook::simplify_document, litbook::Json
+#include "bookio/escape.hpp"  // book::escape_markup
 #include "html.hpp"     // litbook::HtmlWriter
 #include "util.hpp"     // litbook::run_process, litbook::read_file
 
@@ -118,12 +119,12 @@ std::string litbook_body(const litbook::Json& doc) {
   ctx.highlights = [](const std::string&) { return false; };
   ctx.highlight = [](const std::string&, const std::string& code,
                      const std::string&) {
-    return "<pre><code>" + litbook::escape_html(code) + "</code></pre>";
+    return "<pre><code>" + book::escape_markup(code) + "</code></pre>";
   };
   ctx.math = [](const std::string& tex, bool display) {
     return std::string("<span class=\"math ") +
            (display ? "display" : "inline") + "\">" +
-           litbook::escape_html(tex) + "</span>";
+           book::escape_markup(tex) + "</span>";
   };
   litbook::HtmlWriter w(ctx);
   std::string body = w.blocks(doc["blocks"]);

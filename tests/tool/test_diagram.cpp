@@ -44,11 +44,19 @@ std::size_t occurrences(const std::string& s, const std::string& part) {
 
 }  // namespace
 
-TEST_CASE("book::xml_escape escapes the five XML special characters",
+TEST_CASE("a Canvas escapes its text as the pages do",
           "[tool][bookio][diagram]") {
-  CHECK(book::xml_escape("a < b && c > \"d\" 'e'") ==
-        "a &lt; b &amp;&amp; c &gt; &quot;d&quot; &#39;e&#39;");
-  CHECK(book::xml_escape("plain") == "plain");
+  // Title, desc and text go through book::escape_markup (test_bookio.cpp),
+  // so ' stays a ' here too, where the diagram once wrote &#39;.
+  book::Canvas c(10, 10, "it's <1>", "a \"b\" & c");
+  c.text(0, 0, "q_{k'} & k'");
+  const std::string svg = c.svg();
+  CHECK(svg.find("<title>it's &lt;1&gt;</title>") != std::string::npos);
+  CHECK(svg.find("<desc>a &quot;b&quot; &amp; c</desc>") !=
+        std::string::npos);
+  CHECK(svg.find("\">k'</tspan><tspan dy=\"-3.60\"> &amp; k'</tspan>") !=
+        std::string::npos);
+  CHECK(svg.find("&#39;") == std::string::npos);
 }
 
 TEST_CASE("a Canvas emits a standalone, accessible, scalable SVG",

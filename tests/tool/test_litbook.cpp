@@ -25,6 +25,8 @@
 #include <vector>
 
 #include "chapter.hpp"  // litbook::Json
+#include "classify.hpp"  // litbook::is_answer, litbook::has_answer
+#include "html.hpp"     // litbook::HtmlWriter
 #include "tangle.hpp"   // litbook::tangle, litbook::origin_of
 #include "util.hpp"     // litbook::run_process, litbook::hash_hex
 
@@ -3015,4 +3017,61 @@ TEST_CASE("checkpoints render as plain text with empty slots for the "
   // No form control is in the page itself: without JavaScript it is text.
   CHECK(html.find("<textarea") == std::string::npos);
   CHECK(html.find("type=\"checkbox\"") == std::string::npos);
+}
+
+TEST_CASE("an answer div is one with the class answer, at its own level",
+          "[tool][extract]") {
+  using litbook::Json;
+  const Json answer = Json::parse(
+      R"({"t": "Div", "c": [["", ["answer"], []], []]})");
+  const Json other_class = Json::parse(
+      R"({"t": "Div", "c": [["", ["note", "answerish"], []], []]})");
+  // An exercise holding an answer is not itself one.
+  const Json holder = {{"t", "Div"},
+                       {"c", {Json::parse(R"(["", ["exercise"], []])"),
+                              Json::array({answer})}}};
+  const Json para = Json::parse(R"({"t": "Para", "c": []})");
+  CHECK(litbook::is_answer(answer));
+  CHECK_FALSE(litbook::is_answer(other_class));
+  CHECK_FALSE(litbook::is_answer(holder));
+  CHECK_FALSE(litbook::is_answer(para));
+  CHECK(litbook::has_answer(Json::array({para, answer})));
+  CHECK_FALSE(litbook::has_answer(Json::array({para, holder})));
+  CHECK_FALSE(litbook::has_answer(Json::array()));
+}
+
+TEST_CASE("a region's language is read once, by the model, and the page "
+          "highlights the listing in it", "[tool][extract][render]") {
+  Project p;
+  p.chapter("01-alpha",
+            "```{.cpp file=llm/a.hpp region=a}\nint a;\n```\n\n"
+            "```{.hidden .python file=llm/a.hpp region=b}\nint b;\n```\n\n"
+            "```{.hidden file=llm/a.hpp region=c}\nint c;\n```\n\n"
+            "```{file=llm/a.hpp region=d}\nint d;\n```\n\n"
+            "```{.text file=llm/a.hpp region=e}\nint e;\n```\n");
+  litbook::Chapter ch =
+      litbook::load_chapter(p.dir() / "chapters" / "01-alpha.md");
+  REQUIRE(ch.regions.size() == 5);
+  // The first class but "hidden"; without one, C++.
+  CHECK(ch.regions[0].lang == "cpp");     // .cpp
+  CHECK(ch.regions[1].lang == "python");  // .hidden .python
+  CHECK(ch.regions[2].lang == "cpp");     // .hidden alone
+  CHECK(ch.regions[3].lang == "cpp");     // no class
+  CHECK(ch.regions[4].lang == "text");    // .text
+  // The writer takes the language from the model, not from the block:
+  // with the model's languages changed, the listings follow them. The
+  // hidden regions b and c are not written.
+  for (auto& r : ch.regions) r.lang += "-model";
+  std::vector<std::string> langs;
+  litbook::HtmlContext ctx;
+  ctx.chapter = &ch;
+  ctx.highlight = [&langs](const std::string& lang, const std::string&,
+                           const std::string&) {
+    langs.push_back(lang);
+    return std::string();
+  };
+  litbook::HtmlWriter w(ctx);
+  w.blocks(ch.blocks);
+  CHECK(langs == std::vector<std::string>{"cpp-model", "cpp-model",
+                                          "text-model"});
 }

@@ -470,9 +470,13 @@ test("the API reference's tree, menu and links to the book work after api-links 
   // Doxygen's scripts find their elements by id; api-links moves them into
   // landmarks and rewrites their markup. Each page must still build its
   // tree, select itself in it, build the menu and load without a message.
-  const expected = { "api/classllm_1_1Tensor.html": "Tensor",
-                     "api/tensor_8hpp_source.html": "tensor.hpp",
-                     "api/functions.html": "a" };
+  // functions.html is both the "All" entry of the class members and its
+  // first letter, "a": Doxygen's navtreeindex lists the page under both,
+  // and which of the two duplicate keys comes last (and is selected)
+  // changes with the members the index holds. Either is the page itself.
+  const expected = { "api/classllm_1_1Tensor.html": ["Tensor"],
+                     "api/tensor_8hpp_source.html": ["tensor.hpp"],
+                     "api/functions.html": ["All", "a"] };
   for (const [file, selected] of Object.entries(expected)) {
     const { page, messages } = await open(file);
     await page.locator("#nav-tree .selected").first().waitFor();
@@ -485,7 +489,7 @@ test("the API reference's tree, menu and links to the book work after api-links 
       back: document.querySelector(".book-back a")?.getAttribute("href"),
     }));
     assert.ok(facts.tree > 3 && facts.treeWidth > 100, `${file}: the tree does not show (${JSON.stringify(facts)})`);
-    assert.equal(facts.selected, selected, `${file}: the tree selects '${facts.selected}'`);
+    assert.ok(selected.includes(facts.selected), `${file}: the tree selects '${facts.selected}', expected one of ${selected.join(", ")}`);
     assert.equal(facts.menu, 4, `${file}: the menu has ${facts.menu} entries`);
     assert.ok(facts.main, `${file}: no heading in main #doc-content`);
     assert.equal(facts.back, "../index.html");

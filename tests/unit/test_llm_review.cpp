@@ -22,18 +22,18 @@ const llm::ModelConfig small{.vocab = 11, .d_model = 8, .layers = 2,
 
 }  // namespace
 
-TEST_CASE("the book's model has 166336 parameters by hand, by formula and "
+TEST_CASE("the book's model has 320160 parameters by hand, by formula and "
           "in the registry",
           "[ch34r][llm-review]") {
   const llm::ModelConfig c = llm::book_model_config();
   REQUIRE(c.vocab == 1026);
-  REQUIRE(c.d_model == 64);
+  REQUIRE(c.d_model == 96);
   REQUIRE(c.layers == 2);
-  REQUIRE(c.ffn_width == 176);
-  // Embedding 1026 * 64 = 65664; a block 2*64 + 4*64*64 + 3*64*176 =
-  // 128 + 16384 + 33792 = 50304; the final gain 64.
-  const std::size_t by_hand = 65664 + 2 * 50304 + 64;
-  CHECK(by_hand == 166336);
+  REQUIRE(c.ffn_width == 256);
+  // Embedding 1026 * 96 = 98496; a block 2*96 + 4*96*96 + 3*96*256 =
+  // 192 + 36864 + 73728 = 110784; the final gain 96.
+  const std::size_t by_hand = 98496 + 2 * 110784 + 96;
+  CHECK(by_hand == 320160);
   CHECK(llm::model_parameter_count(c) == by_hand);
   llm::Parameters p(34);
   llm::add_model_parameters(p, c);

@@ -524,3 +524,30 @@ TEST_CASE("AdamW gives each thread whole parameters and the one-thread "
     CHECK(same_bits(run(3, shared), one));
   }
 }
+
+TEST_CASE("AdamW writes a row-major parameter through its buffer, at an "
+          "offset or not, and a view through set, with the same bits",
+          "[ch27][fast-kernels]") {
+  const auto run = [](const Tensor& start) {
+    llm::Parameters p(27);
+    p.add("w", start);
+    llm::AdamW opt(p, {.lr = 1e-2, .weight_decay = 0.1});
+    for (std::uint64_t s = 0; s < 3; ++s) {
+      opt.step(p, {{"w", noise({7, 33}, 60 + s)}});
+    }
+    return walk(p.list()[0].value);
+  };
+  // The same values as a fresh [7, 33] tensor, a slice at an offset
+  // and a transposed view of a [33, 7] buffer.
+  const Tensor w = noise({7, 33}, 50).contiguous();
+  const Vec want = run(w.contiguous());
+  Vec padded(2 * 33, 1.5);  // two rows before w's
+  const Vec wv = w.to_vector();
+  padded.insert(padded.end(), wv.begin(), wv.end());
+  const Tensor at_offset = Tensor({9, 33}, padded).slice(0, 2, 9);
+  REQUIRE(at_offset.offset() == 2 * 33);
+  CHECK(same_bits(run(at_offset), want));
+  const Tensor view = w.transpose(0, 1).contiguous().transpose(0, 1);
+  REQUIRE_FALSE(view.is_contiguous());
+  CHECK(same_bits(run(view), want));
+}

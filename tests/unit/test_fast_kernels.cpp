@@ -184,6 +184,18 @@ TEST_CASE("matmul on views and batches equals the loop bitwise",
       const Vec want = matmul_ipj(at, bv, 33, 65, 129);
       CHECK(same_bits(walk(c.slice(0, t, t + 1)), want));
     }
+    // b transposed (its panels gathered down columns) and b row-major
+    // at an offset, 8 columns in a row: packed both ways, same bits.
+    const Tensor bt = noise({17, 65}, 34).transpose(0, 1);  // [65, 17]
+    const Tensor bs = noise({66, 30}, 35).slice(0, 1, 66).slice(1, 5, 22);
+    for (const Tensor& bb : {bt, bs}) {
+      const Tensor cb = llm::matmul(a, bb);
+      for (std::size_t t = 0; t < 4; ++t) {
+        const Vec want =
+            matmul_ipj(walk(a.slice(0, t, t + 1)), walk(bb), 33, 65, 17);
+        CHECK(same_bits(walk(cb.slice(0, t, t + 1)), want));
+      }
+    }
     // Large enough to be split over threads: 96 x 80 x 72 per batch.
     const Tensor x = noise({3, 96, 80}, 32), y = noise({3, 80, 72}, 33);
     const Tensor z = llm::matmul(x, y);
@@ -387,6 +399,96 @@ TEST_CASE("gradients keep the simple tape's bits: the sign of a first "
   CHECK(std::isnan(a.grad().to_vector()[0]));
 }
 
+// The simple tape's gradient of a node sent terms t1, t2, ...:
+// zeros + t1 + t2 + ..., each add a new tensor.
+Vec simple_sum(const std::vector<Tensor>& terms) {
+  Tensor sum(terms.front().shape());
+  for (const Tensor& t : terms) sum = llm::add(sum, t);
+  return sum.to_vector();
+}
+
+TEST_CASE("sole_data: only the one holder of a whole row-major buffer",
+          "[ch27][fast-kernels]") {
+  Tensor t = noise({7, 33}, 5);
+  CHECK(t.sole_data() == t.buffer().data());
+  Tensor copy = t;  // a second handle
+  CHECK(t.sole_data() == nullptr);
+  CHECK(copy.sole_data() == nullptr);
+  copy = Tensor({1});
+  CHECK(t.sole_data() != nullptr);
+  Tensor slice = noise({9, 33}, 6).slice(0, 2, 9);  // offset, one holder
+  CHECK(slice.sole_data() == nullptr);
+  Tensor first = noise({9, 33}, 6).slice(0, 0, 7);  // part of its buffer
+  CHECK(first.sole_data() == nullptr);
+  Tensor flipped = noise({33, 7}, 7).transpose(0, 1);
+  CHECK(flipped.sole_data() == nullptr);
+}
+
+TEST_CASE("accumulate in place or into a temporary's buffer gives add's "
+          "bits on odd shapes and views, and leaves other holders alone",
+          "[ch27][fast-kernels]") {
+  ThreadsReset reset;
+  for (const std::size_t threads : {1, 2}) {
+    llm::set_threads(threads);
+    for (const Shape& shape : {Shape{1}, Shape{7}, Shape{33}, Shape{65},
+                               Shape{7, 33}, Shape{3, 5, 9}}) {
+      const std::size_t n = llm::numel(shape);
+      // Terms: a -0.0 among the first, a transposed view, a view at an
+      // offset into a larger buffer.
+      Vec v1 = noise({n}, 11).to_vector();
+      v1[0] = -0.0;
+      const Tensor t1 = Tensor({n}, v1).reshape(shape);
+      Shape wide = shape;
+      wide.front() += 3;
+      const Tensor t2 = noise(wide, 12).slice(0, 2, shape.front() + 2);
+      const Tensor t3 = noise({n}, 13).reshape(shape);
+      const Vec expected = simple_sum({t1, t2, t3, t3});
+      const Vec before1 = t1.to_vector(), before2 = t2.to_vector();
+
+      llm::Tape tape;  // lvalue terms: the first copied, the rest in place
+      const llm::Var x = tape.leaf(Tensor(shape));
+      x.accumulate(t1);
+      x.accumulate(t2);
+      x.accumulate(t3);
+      x.accumulate(t3);
+      CHECK(same_bits(x.grad().to_vector(), expected));
+      CHECK(same_bits(t1.to_vector(), before1));
+      CHECK(same_bits(t2.to_vector(), before2));
+
+      // Temporaries: the first becomes the gradient, a view is copied.
+      const llm::Var y = tape.leaf(Tensor(shape));
+      y.accumulate(t1.contiguous());
+      CHECK_FALSE(std::signbit(y.grad().to_vector()[0]));  // 0.0 + -0.0
+      y.accumulate(noise(wide, 12).slice(0, 2, shape.front() + 2));
+      y.accumulate(t3.contiguous());
+      y.accumulate(t3.contiguous());
+      CHECK(same_bits(y.grad().to_vector(), expected));
+
+      // A gradient someone else holds is not written in place.
+      const llm::Var z = tape.leaf(Tensor(shape));
+      z.accumulate(t1.contiguous());
+      const Tensor held = z.grad();
+      const Vec held_before = held.to_vector();
+      z.accumulate(t2);
+      z.accumulate(t3.contiguous());
+      z.accumulate(t3);
+      CHECK(same_bits(held.to_vector(), held_before));
+      CHECK(same_bits(z.grad().to_vector(), expected));
+
+      // A transposed first term: [n0, rest] read through its strides.
+      if (shape.size() == 2) {
+        const Shape flip{shape[1], shape[0]};
+        const Tensor tt = noise(flip, 14).transpose(0, 1);
+        const llm::Var w = tape.leaf(Tensor(shape));
+        w.accumulate(noise(flip, 14).transpose(0, 1));
+        w.accumulate(tt);
+        CHECK(same_bits(w.grad().to_vector(), simple_sum({tt, tt})));
+      }
+      CHECK_THROWS_AS(y.accumulate(Tensor({n + 1})), llm::ShapeError);
+    }
+  }
+}
+
 TEST_CASE("AdamW gives each thread whole parameters and the one-thread "
           "bits; parameters on one buffer stay in registry order",
           "[ch27][fast-kernels]") {
@@ -421,4 +523,31 @@ TEST_CASE("AdamW gives each thread whole parameters and the one-thread "
     CHECK(same_bits(run(2, shared), one));
     CHECK(same_bits(run(3, shared), one));
   }
+}
+
+TEST_CASE("AdamW writes a row-major parameter through its buffer, at an "
+          "offset or not, and a view through set, with the same bits",
+          "[ch27][fast-kernels]") {
+  const auto run = [](const Tensor& start) {
+    llm::Parameters p(27);
+    p.add("w", start);
+    llm::AdamW opt(p, {.lr = 1e-2, .weight_decay = 0.1});
+    for (std::uint64_t s = 0; s < 3; ++s) {
+      opt.step(p, {{"w", noise({7, 33}, 60 + s)}});
+    }
+    return walk(p.list()[0].value);
+  };
+  // The same values as a fresh [7, 33] tensor, a slice at an offset
+  // and a transposed view of a [33, 7] buffer.
+  const Tensor w = noise({7, 33}, 50).contiguous();
+  const Vec want = run(w.contiguous());
+  Vec padded(2 * 33, 1.5);  // two rows before w's
+  const Vec wv = w.to_vector();
+  padded.insert(padded.end(), wv.begin(), wv.end());
+  const Tensor at_offset = Tensor({9, 33}, padded).slice(0, 2, 9);
+  REQUIRE(at_offset.offset() == 2 * 33);
+  CHECK(same_bits(run(at_offset), want));
+  const Tensor view = w.transpose(0, 1).contiguous().transpose(0, 1);
+  REQUIRE_FALSE(view.is_contiguous());
+  CHECK(same_bits(run(view), want));
 }

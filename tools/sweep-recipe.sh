@@ -10,8 +10,12 @@
 # time is printed beside each result, so a reader's machine shows its own
 # trade-off). Every run uses tinyllm's defaults for what is not listed.
 #
-# usage: tools/sweep-recipe.sh [sizes|seeds|all]   (default all)
-#   sizes   one run per candidate: validation bits per byte and wall time
+# usage: tools/sweep-recipe.sh [sizes|frontier|seeds|all]   (default all)
+#   sizes     one run per candidate: validation bits per byte and wall time
+#   frontier  each candidate at a quarter, a half and all of its steps:
+#             one tab-separated line per run (name, d, f, steps, tokens,
+#             parameters, wall seconds, validation bits per byte), the
+#             measurements behind chapter 29's figure
 #   seeds   the chosen recipe (tinyllm train's defaults) with seeds 29, 30
 #           and 31: test bits per byte, their mean and standard deviation
 # Takes about 4 minutes per run on two idle cores. Writes its checkpoints
@@ -19,8 +23,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-all}
-case $what in sizes|seeds|all) ;; *)
-  echo "usage: tools/sweep-recipe.sh [sizes|seeds|all]" >&2; exit 2 ;;
+case $what in sizes|frontier|seeds|all) ;; *)
+  echo "usage: tools/sweep-recipe.sh [sizes|frontier|seeds|all]" >&2; exit 2 ;;
 esac
 [[ -x build/tinyllm ]] || tools/build-book.sh > /dev/null
 export BOOK_CORPUS=${BOOK_CORPUS:-$PWD/build/corpus/kjv.txt}
@@ -45,6 +49,32 @@ run() {
   printf '%-4s %-44s %6.0f s  validation %s\n' "$name" "$*" \
     "$(echo "$end - $start" | bc)" "$(bpb validation "$out/$name.ckpt")"
 }
+
+# point NAME D F STEPS: trains d = D, f = F for STEPS steps of 16 windows
+# and prints one tab-separated line of the frontier.
+point() {
+  local name=$1 d=$2 f=$3 steps=$4 start end
+  start=$(date +%s.%N)
+  build/tinyllm train --out "$out/$name.ckpt" --threads 2 \
+    --log-every 100000000 --d-model "$d" --ffn "$f" --batch 16 \
+    --steps "$steps" > "$out/$name.log"
+  end=$(date +%s.%N)
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%.0f\t%s\n' "$name" "$d" "$f" "$steps" \
+    $((steps * 16 * 64)) \
+    "$(awk '/parameters/ { print $3; exit }' "$out/$name.log")" \
+    "$(echo "$end - $start" | bc)" "$(bpb validation "$out/$name.ckpt")"
+}
+
+if [[ $what == frontier ]]; then
+  printf 'name\td\tf\tsteps\ttokens\tparameters\twall_s\tvalidation_bpb\n'
+  for size in "64 176 3900" "96 256 2400" "128 352 1800"; do
+    read -r d f steps <<< "$size"
+    for part in 4 2 1; do
+      point "d$d-$part" "$d" "$f" $((steps / part))
+    done
+  done
+  exit 0
+fi
 
 if [[ $what != seeds ]]; then
   echo "== sizes: each about the same training time on two cores"

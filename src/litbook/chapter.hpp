@@ -158,6 +158,9 @@ struct Chapter {
   std::vector<UnboundNumber> meta_words;
 
   Location at(int line) const { return {display, line}; }
+  /// The region whose opening fence is at `line` (the writer finds a
+  /// listing's region by its block's position), or nullptr.
+  const Region* region_at(int line) const;
 };
 
 /// Runs Pandoc on a chapter and returns the simplified document
@@ -196,6 +199,8 @@ std::string exercise_anchor(const Json& attr, std::size_t k);
 /// Reads an attribute from a Pandoc Attr ([id, classes, [[k, v]...]]).
 std::optional<std::string> attr_get(const Json& attr, std::string_view key);
 bool attr_has_class(const Json& attr, std::string_view cls);
+/// The line a block's or span's `data-pos` starts at, or 0 without one.
+int attr_line(const Json& attr);
 
 /// The serialised forms `litbook parse` writes.
 Json regions_to_json(const Chapter& ch);

@@ -93,13 +93,6 @@ struct Walker {
     if (!id.empty()) ch.element_ids.push_back(id);
   }
 
-  static int attr_line(const Json& attr) {
-    auto pos = attr_get(attr, "data-pos");
-    if (!pos) return 0;
-    auto r = parse_data_pos(*pos);
-    return r ? r->line : 0;
-  }
-
   void check_keys(const Json& attr, std::initializer_list<std::string_view> ok,
                   std::string_view what) {
     for (const auto& kv : attr[2]) {

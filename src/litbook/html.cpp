@@ -240,21 +240,6 @@ const Numbered* HtmlWriter::next_numbered() {
   return &ctx_.chapter->numbered[numbered_++];
 }
 
-// The model's shown region NAME, or its revision of NAME when
-// `revision`; nullptr when the writer has no chapter or the chapter no
-// such region. Tangle rejects a second definition of a name; of two
-// revisions of one name in a chapter, this finds the first.
-const Region* HtmlWriter::region(const std::string& name,
-                                 bool revision) const {
-  if (!ctx_.chapter) return nullptr;
-  for (const Region& r : ctx_.chapter->regions) {
-    if (!r.hidden && r.name == name && r.revise.empty() != revision) {
-      return &r;
-    }
-  }
-  return nullptr;
-}
-
 // "Figure 29.1" for a link to a numbered item ("#figure-curves" or
 // "chapter:training#figure-curves"); empty for anything else.
 std::string HtmlWriter::reference_label(const std::string& target) const {
@@ -299,8 +284,16 @@ std::string HtmlWriter::code_block(const Json& node) {
            escape_markup(stem) + ".cpp</code></figcaption><pre><code>" +
            escape_markup(code) + "</code></pre></figure>\n";
   }
-  if (kind == CodeKind::HiddenRegion) return {};
-  if (kind == CodeKind::Region) return listing(attr, code);
+  if (kind == CodeKind::Region || kind == CodeKind::HiddenRegion) {
+    // The region as the model read it, found by the line of its fence.
+    // A writer without a chapter (the writer tested alone) has no
+    // model: it hides a hidden region and writes a shown one as an
+    // ordinary block.
+    const Region* r =
+        ctx_.chapter ? ctx_.chapter->region_at(attr_line(attr)) : nullptr;
+    if (r) return r->hidden ? std::string() : listing(*r);
+    if (kind == CodeKind::HiddenRegion) return {};
+  }
   // An ordinary block, written as Pandoc writes it: highlighted languages
   // in a div.sourceCode carrying the block's id, others as a plain <pre>
   // with the block's id, classes and attributes.
@@ -313,22 +306,21 @@ std::string HtmlWriter::code_block(const Json& node) {
          "</code></pre>\n";
 }
 
-std::string HtmlWriter::listing(const Json& attr, const std::string& code) {
-  std::string revise = attr_get(attr, "revise").value_or("");
-  std::string name = attr_get(attr, "region").value_or(revise);
-  // The language as the model read it; a listing the model lacks (a
-  // writer with no chapter) takes the model's default.
-  const Region* r = region(name, !revise.empty());
-  const std::string lang = r ? r->lang : Region{}.lang;
+// A shown region's listing, all of it from the model: its name, its
+// file (for a fill or a revision, the file tangle found), what it fills
+// or revises, its language and code.
+std::string HtmlWriter::listing(const Region& r) {
+  const std::string& name = r.name;  // a revision's name is the revised one
+  const std::string& revise = r.revise;
+  const std::string& code = r.code;
   Json facts = ctx_.listings.value(name, Json::object());
-  std::string file = attr_get(attr, "file").value_or(facts.value("file", ""));
+  std::string file = r.file.empty() ? facts.value("file", "") : r.file;
   std::string caption = "<span class=\"listing-file\">" + escape_markup(file) +
                         "</span><span class=\"listing-region\">" +
                         escape_markup(name) + "</span>";
-  std::string fill = attr_get(attr, "fill").value_or("");
-  if (!fill.empty()) {
+  if (!r.fill.empty()) {
     caption += "<span class=\"listing-note\">fills <code>" +
-               escape_markup(fill) + "</code></span>";
+               escape_markup(r.fill) + "</code></span>";
   }
   std::string extra;
   std::string classes = "listing";
@@ -349,7 +341,7 @@ std::string HtmlWriter::listing(const Json& attr, const std::string& code) {
   }
   return "<figure class=\"" + classes + "\" id=\"" + escape_markup(id) +
          "\"><figcaption>" + caption + "</figcaption>" +
-         ctx_.highlight(lang, code, "") + api_links(facts) + extra +
+         ctx_.highlight(r.lang, code, "") + api_links(facts) + extra +
          "</figure>\n";
 }
 

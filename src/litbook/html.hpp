@@ -46,7 +46,7 @@ private:
   std::string block(const Json& node);
   std::string inline_node(const Json& node);
   std::string code_block(const Json& node);
-  std::string listing(const Json& attr, const std::string& code);
+  std::string listing(const Region& r);
   std::string api_links(const Json& facts) const;
   std::string div(const Json& node);
   std::string table_div(const std::string& name, const Json& content);
@@ -59,7 +59,6 @@ private:
   std::string span(const Json& node);
   std::string attrs(const Json& attr, std::string extra_class = {}) const;
   const Numbered* next_numbered();
-  const Region* region(const std::string& name, bool revision) const;
   std::string reference_label(const std::string& target) const;
 
   const HtmlContext& ctx_;

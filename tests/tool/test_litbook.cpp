@@ -3075,3 +3075,50 @@ TEST_CASE("a region's language is read once, by the model, and the page "
   CHECK(langs == std::vector<std::string>{"cpp-model", "cpp-model",
                                           "text-model"});
 }
+
+TEST_CASE("a listing is written from the model's region, found by the "
+          "line of its fence", "[tool][extract][render]") {
+  Project p;
+  p.chapter("01-alpha",
+            "```{.cpp file=llm/a.hpp region=a}\nint a;\n// <<slot>>\n```\n\n"
+            "```{.cpp fill=slot region=b}\nint b;\n```\n\n"
+            "```{.cpp revise=a}\nint a2;\n```\n\n"
+            "```{.cpp revise=a}\nint a3;\n```\n\n"
+            "```{.cpp .hidden file=llm/a.hpp region=h}\nint h;\n```\n");
+  litbook::Chapter ch =
+      litbook::load_chapter(p.dir() / "chapters" / "01-alpha.md");
+  REQUIRE(ch.regions.size() == 5);
+  // Each region at the line of its fence; no other line has one.
+  for (const auto& r : ch.regions) CHECK(ch.region_at(r.line) == &r);
+  CHECK(ch.region_at(ch.regions[0].line + 1) == nullptr);
+  // The model changed after reading: the page follows it, not the block's
+  // attributes. The two revisions of `a` are told apart by position.
+  ch.regions[0].file = "llm/model.hpp";
+  ch.regions[1].fill = "model-slot";
+  ch.regions[2].code = "int a2_model;";
+  ch.regions[3].code = "int a3_model;";
+  ch.regions[4].hidden = false;
+  ch.regions[4].name = "h-model";
+  std::vector<std::string> codes;
+  litbook::HtmlContext ctx;
+  ctx.chapter = &ch;
+  ctx.highlight = [&codes](const std::string& lang, const std::string& code,
+                           const std::string&) {
+    if (lang != "diff") codes.push_back(code);
+    return std::string();
+  };
+  litbook::HtmlWriter w(ctx);
+  const std::string html = w.blocks(ch.blocks);
+  CHECK(html.find("<span class=\"listing-file\">llm/model.hpp</span>") !=
+        std::string::npos);
+  CHECK(html.find("fills <code>model-slot</code>") != std::string::npos);
+  CHECK(html.find("fills <code>slot</code>") == std::string::npos);
+  CHECK(html.find("id=\"region-h-model\"") != std::string::npos);
+  CHECK(codes == std::vector<std::string>{"int a;\n// <<slot>>", "int b;",
+                                          "int a2_model;", "int a3_model;",
+                                          "int h;"});
+  // The model's hidden, too: region b hidden there leaves its listing out.
+  ch.regions[1].hidden = true;
+  litbook::HtmlWriter again(ctx);
+  CHECK(again.blocks(ch.blocks).find("id=\"region-b\"") == std::string::npos);
+}

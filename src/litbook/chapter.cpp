@@ -68,6 +68,13 @@ const Region* Chapter::region_at(int line) const {
   return nullptr;
 }
 
+const Numbered* Chapter::numbered_at(int line) const {
+  for (const Numbered& n : numbered) {
+    if (n.line == line) return &n;
+  }
+  return nullptr;
+}
+
 namespace {
 
 bool only_position(const Json& attr) {

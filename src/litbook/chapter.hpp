@@ -161,6 +161,8 @@ struct Chapter {
   /// The region whose opening fence is at `line` (the writer finds a
   /// listing's region by its block's position), or nullptr.
   const Region* region_at(int line) const;
+  /// The figure, table or exercise whose div opens at `line`, or nullptr.
+  const Numbered* numbered_at(int line) const;
 };
 
 /// Runs Pandoc on a chapter and returns the simplified document

@@ -231,13 +231,10 @@ std::string HtmlWriter::span(const Json& node) {
   return "<span" + attrs(attr) + ">" + inlines(content) + "</span>";
 }
 
-// The chapter's next figure, table or exercise, in the order extract
-// numbered them (both walk the document in order); null past the end.
-const Numbered* HtmlWriter::next_numbered() {
-  if (!ctx_.chapter || numbered_ >= ctx_.chapter->numbered.size()) {
-    return nullptr;
-  }
-  return &ctx_.chapter->numbered[numbered_++];
+// The figure, table or exercise the model numbered for the div with
+// this attr, found by the line of its fence; null without a chapter.
+const Numbered* HtmlWriter::numbered(const Json& attr) const {
+  return ctx_.chapter ? ctx_.chapter->numbered_at(attr_line(attr)) : nullptr;
 }
 
 // "Figure 29.1" for a link to a numbered item ("#figure-curves" or
@@ -381,9 +378,10 @@ std::string number_caption(const std::string& caption, const Numbered& n) {
 
 // A table the demo published; the div's content, if any, replaces the
 // demo's caption.
-std::string HtmlWriter::table_div(const std::string& name, const Json& content) {
+std::string HtmlWriter::table_div(const std::string& name, const Json& attr,
+                                  const Json& content) {
   std::string html = ctx_.table(name);
-  const Numbered* n = next_numbered();
+  const Numbered* n = numbered(attr);
   if (!content.empty()) {
     auto open = html.find("<caption>");
     auto close = html.find("</caption>");
@@ -404,8 +402,9 @@ std::string HtmlWriter::table_div(const std::string& name, const Json& content) 
 }
 
 // A figure the demo drew, under the div's caption.
-std::string HtmlWriter::figure_div(const std::string& name, const Json& content) {
-  const Numbered* n = next_numbered();
+std::string HtmlWriter::figure_div(const std::string& name, const Json& attr,
+                                   const Json& content) {
+  const Numbered* n = numbered(attr);
   std::string caption = blocks(content);
   if (n) caption = number_caption(caption, *n);
   return "<figure class=\"book-figure\" id=\"" +
@@ -415,8 +414,8 @@ std::string HtmlWriter::figure_div(const std::string& name, const Json& content)
 
 // A Markdown table the author wrote, with a caption from the attribute.
 std::string HtmlWriter::caption_div(const std::string& caption,
-                                    const Json& content) {
-  const Numbered* n = next_numbered();
+                                    const Json& attr, const Json& content) {
+  const Numbered* n = numbered(attr);
   std::string html = blocks(content);
   auto open = html.find("<table>");
   if (open != std::string::npos) {
@@ -470,7 +469,7 @@ std::string HtmlWriter::workbench_div(const Json& attr, const Json& content) {
 
 // A numbered exercise: its text, its test command, its answer collapsed.
 std::string HtmlWriter::exercise_div(const Json& attr, const Json& content) {
-  const Numbered* n = next_numbered();
+  const Numbered* n = numbered(attr);
   std::string title = attr_get(attr, "title").value_or("");
   std::string tests = attr_get(attr, "tests").value_or("");
   std::string body, answer;
@@ -500,10 +499,10 @@ std::string HtmlWriter::div(const Json& node) {
   const DivClass what = classify_div(attr, content);
   switch (what.kind) {
     case DivKind::Placement:
-      return what.figure ? figure_div(what.name, content)
-                         : table_div(what.name, content);
+      return what.figure ? figure_div(what.name, attr, content)
+                         : table_div(what.name, attr, content);
     case DivKind::Caption:
-      return caption_div(what.name, content);
+      return caption_div(what.name, attr, content);
     case DivKind::Checkpoint:
       return checkpoint_html(*this, what.name, attr, content);
     case DivKind::Ending:

@@ -49,21 +49,23 @@ private:
   std::string listing(const Region& r);
   std::string api_links(const Json& facts) const;
   std::string div(const Json& node);
-  std::string table_div(const std::string& name, const Json& content);
-  std::string figure_div(const std::string& name, const Json& content);
-  std::string caption_div(const std::string& caption, const Json& content);
+  std::string table_div(const std::string& name, const Json& attr,
+                        const Json& content);
+  std::string figure_div(const std::string& name, const Json& attr,
+                         const Json& content);
+  std::string caption_div(const std::string& caption, const Json& attr,
+                          const Json& content);
   std::string workbench_div(const Json& attr, const Json& content);
   std::string exercise_div(const Json& attr, const Json& content);
   std::string table(const Json& node);
   std::string link(const Json& node);
   std::string span(const Json& node);
   std::string attrs(const Json& attr, std::string extra_class = {}) const;
-  const Numbered* next_numbered();
+  const Numbered* numbered(const Json& attr) const;
   std::string reference_label(const std::string& target) const;
 
   const HtmlContext& ctx_;
   std::vector<std::string> notes_;
-  std::size_t numbered_ = 0;  ///< figures, tables, exercises written so far
 };
 
 /// A simple line diff (longest common subsequence) in unified style.

@@ -3122,3 +3122,47 @@ TEST_CASE("a listing is written from the model's region, found by the "
   litbook::HtmlWriter again(ctx);
   CHECK(again.blocks(ch.blocks).find("id=\"region-b\"") == std::string::npos);
 }
+
+TEST_CASE("a table's or exercise's number is the model's, found by the "
+          "line of its div", "[tool][extract][render]") {
+  Project p;
+  p.chapter("01-alpha", R"md(::: {#table-sizes caption="Sizes"}
+| a | b |
+|---|---|
+| x | y |
+:::
+
+::: {.exercise #ex-one title="First"}
+Do it.
+
+::: answer
+Done.
+:::
+:::
+
+::: {.exercise #ex-two title="Second"}
+Again.
+
+::: answer
+Done.
+:::
+:::
+)md");
+  litbook::Chapter ch =
+      litbook::load_chapter(p.dir() / "chapters" / "01-alpha.md");
+  REQUIRE(ch.numbered.size() == 3);
+  for (const auto& n : ch.numbered) CHECK(ch.numbered_at(n.line) == &n);
+  // The writer does not count along with the model: in another order,
+  // each div still gets its own number.
+  std::reverse(ch.numbered.begin(), ch.numbered.end());
+  ch.numbered[0].label = "Exercise 1.2-model";
+  litbook::HtmlContext ctx;
+  ctx.chapter = &ch;
+  litbook::HtmlWriter w(ctx);
+  const std::string html = w.blocks(ch.blocks);
+  const PageHas has{html};
+  has("<caption><span class=\"item-number\">Table 1.1.</span> Sizes</caption>");
+  has("<section class=\"exercise\" id=\"ex-one\"><h3>Exercise 1.1: First");
+  has("<section class=\"exercise\" id=\"ex-two\"><h3>Exercise 1.2-model: "
+      "Second");
+}

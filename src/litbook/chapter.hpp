@@ -86,6 +86,8 @@ struct Numbered {
   std::string anchor;  ///< its id on the page ("figure-curves"), or empty
   std::string label;   ///< "Figure 29.1"
   int line = 0;
+  std::string title = {};  ///< an exercise's title=, or empty
+  std::string tests = {};  ///< an exercise's tests= (its test command)
 };
 
 struct MathRef {
@@ -163,6 +165,8 @@ struct Chapter {
   const Region* region_at(int line) const;
   /// The figure, table or exercise whose div opens at `line`, or nullptr.
   const Numbered* numbered_at(int line) const;
+  /// The workbench whose div opens at `line`, or nullptr.
+  const NameAt* workbench_at(int line) const;
 };
 
 /// Runs Pandoc on a chapter and returns the simplified document

@@ -294,6 +294,8 @@ struct Walker {
   void exercise(const Json& attr, const Json& content, int line) {
     check_keys(attr, {"title", "tests"}, "an exercise");
     number("Exercise", exercise_anchor(attr, count("Exercise") + 1), line);
+    ch.numbered.back().title = attr_get(attr, "title").value_or("");
+    ch.numbered.back().tests = attr_get(attr, "tests").value_or("");
     if (!has_answer(content)) {
       diags.add(ch.at(line), "exercise without an answer (add a "
                              "'::: answer' div inside it)");

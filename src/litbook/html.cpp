@@ -231,6 +231,12 @@ std::string HtmlWriter::span(const Json& node) {
   return "<span" + attrs(attr) + ">" + inlines(content) + "</span>";
 }
 
+// The workbench the model read from the div with this attr, found by the
+// line of its fence; null without a chapter.
+const NameAt* HtmlWriter::workbench(const Json& attr) const {
+  return ctx_.chapter ? ctx_.chapter->workbench_at(attr_line(attr)) : nullptr;
+}
+
 // The figure, table or exercise the model numbered for the div with
 // this attr, found by the line of its fence; null without a chapter.
 const Numbered* HtmlWriter::numbered(const Json& attr) const {
@@ -433,13 +439,14 @@ std::string HtmlWriter::caption_div(const std::string& caption,
 // NAME.js fills the container with the help of common.js, computing with
 // the WebAssembly module NAME-module.js. check has made sure NAME is one
 // of book.yaml's workbenches.
-std::string HtmlWriter::workbench_div(const Json& attr, const Json& content) {
+std::string HtmlWriter::workbench_div(const NameAt& wb, const Json& attr,
+                                      const Json& content) {
   // Appended piece by piece: GCC 12 at -O3 warns (-Wrestrict, falsely)
   // about a literal + a temporary string here.
   const std::string dir = "workbench/";
-  const std::string name = attr_get(attr, "name").value_or("");
-  const std::string id = workbench_anchor(attr);
-  std::string classes;
+  const std::string& name = wb.name;
+  const std::string& id = wb.anchor;
+  std::string classes;  // the author's, as written
   for (const auto& c : attr[1]) {
     if (!classes.empty()) classes += ' ';
     classes += str(c);
@@ -467,11 +474,11 @@ std::string HtmlWriter::workbench_div(const Json& attr, const Json& content) {
   return out;
 }
 
-// A numbered exercise: its text, its test command, its answer collapsed.
-std::string HtmlWriter::exercise_div(const Json& attr, const Json& content) {
-  const Numbered* n = numbered(attr);
-  std::string title = attr_get(attr, "title").value_or("");
-  std::string tests = attr_get(attr, "tests").value_or("");
+// A numbered exercise: its text, its test command, its answer collapsed;
+// its number, title and test command as the model read them.
+std::string HtmlWriter::exercise_div(const Numbered& n, const Json& content) {
+  const std::string& title = n.title;
+  const std::string& tests = n.tests;
   std::string body, answer;
   for (const auto& b : content) {
     if (is_answer(b)) {
@@ -481,9 +488,8 @@ std::string HtmlWriter::exercise_div(const Json& attr, const Json& content) {
     }
   }
   std::string out =
-      "<section class=\"exercise\"" +
-      (n ? " id=\"" + escape_markup(n->anchor) + "\"" : std::string()) +
-      "><h3>" + (n ? escape_markup(n->label) : std::string("Exercise")) +
+      "<section class=\"exercise\" id=\"" + escape_markup(n.anchor) +
+      "\"><h3>" + escape_markup(n.label) +
       (title.empty() ? "" : ": " + escape_markup(title)) + "</h3>\n" + body;
   if (!tests.empty()) {
     out += "<p class=\"exercise-tests\">Run its tests: <code>" +
@@ -512,10 +518,16 @@ std::string HtmlWriter::div(const Json& node) {
       return "<div" + id_attr(attr) + " class=\"callout " + what.name +
              "\" role=\"note\"><p class=\"callout-title\">" + what.title +
              "</p>\n" + blocks(content) + "</div>\n";
+    // A writer without a chapter (the writer tested alone) has no model
+    // of these two: it writes them as plain divs.
     case DivKind::Workbench:
-      return workbench_div(attr, content);
+      if (const NameAt* wb = workbench(attr)) {
+        return workbench_div(*wb, attr, content);
+      }
+      break;
     case DivKind::Exercise:
-      return exercise_div(attr, content);
+      if (const Numbered* n = numbered(attr)) return exercise_div(*n, content);
+      break;
     case DivKind::Plain:
       break;
   }

@@ -55,13 +55,15 @@ private:
                          const Json& content);
   std::string caption_div(const std::string& caption, const Json& attr,
                           const Json& content);
-  std::string workbench_div(const Json& attr, const Json& content);
-  std::string exercise_div(const Json& attr, const Json& content);
+  std::string workbench_div(const NameAt& wb, const Json& attr,
+                            const Json& content);
+  std::string exercise_div(const Numbered& n, const Json& content);
   std::string table(const Json& node);
   std::string link(const Json& node);
   std::string span(const Json& node);
   std::string attrs(const Json& attr, std::string extra_class = {}) const;
   const Numbered* numbered(const Json& attr) const;
+  const NameAt* workbench(const Json& attr) const;
   std::string reference_label(const std::string& target) const;
 
   const HtmlContext& ctx_;

@@ -3123,8 +3123,9 @@ TEST_CASE("a listing is written from the model's region, found by the "
   CHECK(again.blocks(ch.blocks).find("id=\"region-b\"") == std::string::npos);
 }
 
-TEST_CASE("a table's or exercise's number is the model's, found by the "
-          "line of its div", "[tool][extract][render]") {
+TEST_CASE("a table's or exercise's number, an exercise's title and tests "
+          "and a workbench's name are the model's, found by the line of "
+          "their div", "[tool][extract][render]") {
   Project p;
   p.chapter("01-alpha", R"md(::: {#table-sizes caption="Sizes"}
 | a | b |
@@ -3147,6 +3148,10 @@ Again.
 Done.
 :::
 :::
+
+::: {.workbench name=attn}
+Try it.
+:::
 )md");
   litbook::Chapter ch =
       litbook::load_chapter(p.dir() / "chapters" / "01-alpha.md");
@@ -3156,13 +3161,24 @@ Done.
   // each div still gets its own number.
   std::reverse(ch.numbered.begin(), ch.numbered.end());
   ch.numbered[0].label = "Exercise 1.2-model";
+  REQUIRE(ch.numbered[1].title == "First");
+  ch.numbered[1].title = "First-model";
+  ch.numbered[1].tests = "ctest -R model";
+  REQUIRE(ch.workbenches.size() == 1);
+  ch.workbenches[0].name = "attn-model";
+  ch.workbenches[0].anchor = "wb-model";
   litbook::HtmlContext ctx;
   ctx.chapter = &ch;
   litbook::HtmlWriter w(ctx);
   const std::string html = w.blocks(ch.blocks);
   const PageHas has{html};
   has("<caption><span class=\"item-number\">Table 1.1.</span> Sizes</caption>");
-  has("<section class=\"exercise\" id=\"ex-one\"><h3>Exercise 1.1: First");
+  has("<section class=\"exercise\" id=\"ex-one\"><h3>Exercise 1.1: "
+      "First-model</h3>");
+  has("Run its tests: <code>ctest -R model</code>");
+  has("<section id=\"wb-model\" class=\"workbench\" "
+      "data-workbench=\"attn-model\"");
+  has("<script src=\"workbench/attn-model.js\" defer>");
   has("<section class=\"exercise\" id=\"ex-two\"><h3>Exercise 1.2-model: "
       "Second");
 }

@@ -75,6 +75,13 @@ const Numbered* Chapter::numbered_at(int line) const {
   return nullptr;
 }
 
+const Checkpoint* Chapter::checkpoint_at(int line) const {
+  for (const Checkpoint& c : checkpoints) {
+    if (c.line == line) return &c;
+  }
+  return nullptr;
+}
+
 const NameAt* Chapter::workbench_at(int line) const {
   for (const NameAt& w : workbenches) {
     if (w.line == line) return &w;

@@ -108,6 +108,7 @@ struct Heading {
 struct Checkpoint {
   std::string kind;  ///< "predict", "experiment", "implement" or "explain"
   int line = 0;      ///< line of the div's opening fence
+  std::optional<std::string> tests = {};  ///< its tests="COMMAND", if any
 };
 
 /// A name a chapter gives at a line: the workbench of a
@@ -167,6 +168,8 @@ struct Chapter {
   const Numbered* numbered_at(int line) const;
   /// The workbench whose div opens at `line`, or nullptr.
   const NameAt* workbench_at(int line) const;
+  /// The checkpoint (or chapter-end block) whose div opens at `line`.
+  const Checkpoint* checkpoint_at(int line) const;
 };
 
 /// Runs Pandoc on a chapter and returns the simplified document

@@ -237,6 +237,13 @@ const NameAt* HtmlWriter::workbench(const Json& attr) const {
   return ctx_.chapter ? ctx_.chapter->workbench_at(attr_line(attr)) : nullptr;
 }
 
+// The checkpoint the model read from the div with this attr, found by
+// the line of its fence; null without a chapter.
+const Checkpoint* HtmlWriter::checkpoint(const Json& attr) const {
+  return ctx_.chapter ? ctx_.chapter->checkpoint_at(attr_line(attr))
+                      : nullptr;
+}
+
 // The figure, table or exercise the model numbered for the div with
 // this attr, found by the line of its fence; null without a chapter.
 const Numbered* HtmlWriter::numbered(const Json& attr) const {
@@ -510,7 +517,10 @@ std::string HtmlWriter::div(const Json& node) {
     case DivKind::Caption:
       return caption_div(what.name, attr, content);
     case DivKind::Checkpoint:
-      return checkpoint_html(*this, what.name, attr, content);
+      if (const Checkpoint* c = checkpoint(attr)) {
+        return checkpoint_html(*this, *c, content);
+      }
+      break;
     case DivKind::Ending:
       return ending_html(*this, what.name, content);
     case DivKind::Callout:
@@ -519,7 +529,8 @@ std::string HtmlWriter::div(const Json& node) {
              "\" role=\"note\"><p class=\"callout-title\">" + what.title +
              "</p>\n" + blocks(content) + "</div>\n";
     // A writer without a chapter (the writer tested alone) has no model
-    // of these two: it writes them as plain divs.
+    // of a workbench, an exercise or a checkpoint: it writes them as
+    // plain divs.
     case DivKind::Workbench:
       if (const NameAt* wb = workbench(attr)) {
         return workbench_div(*wb, attr, content);

@@ -1,6 +1,14 @@
 // Writing HTML from the simplified Pandoc tree, with the book's
 // constructs (listings, output, tables, figures, callouts, exercises,
 // checked values) turned into their reader-facing form.
+//
+// The tree gives the page its structure and prose; a construct's
+// attributes are read once, by the model (extract.cpp). The writer finds
+// a listing's Region, an item's number (with an exercise's title and
+// tests), a workbench and a checkpoint (with its tests) in the model by
+// the line of the block's fence (attr_line; Chapter::region_at,
+// numbered_at, workbench_at, checkpoint_at), so it
+// neither re-reads their attributes nor counts along with extract.
 #pragma once
 
 #include <functional>
@@ -64,6 +72,7 @@ private:
   std::string attrs(const Json& attr, std::string extra_class = {}) const;
   const Numbered* numbered(const Json& attr) const;
   const NameAt* workbench(const Json& attr) const;
+  const Checkpoint* checkpoint(const Json& attr) const;
   std::string reference_label(const std::string& target) const;
 
   const HtmlContext& ctx_;

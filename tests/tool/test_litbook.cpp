@@ -3123,9 +3123,9 @@ TEST_CASE("a listing is written from the model's region, found by the "
   CHECK(again.blocks(ch.blocks).find("id=\"region-b\"") == std::string::npos);
 }
 
-TEST_CASE("a table's or exercise's number, an exercise's title and tests "
-          "and a workbench's name are the model's, found by the line of "
-          "their div", "[tool][extract][render]") {
+TEST_CASE("a table's or exercise's number, an exercise's title and tests, "
+          "a workbench's name and a checkpoint's tests are the model's, "
+          "found by the line of their div", "[tool][extract][render]") {
   Project p;
   p.chapter("01-alpha", R"md(::: {#table-sizes caption="Sizes"}
 | a | b |
@@ -3152,6 +3152,10 @@ Done.
 ::: {.workbench name=attn}
 Try it.
 :::
+
+::: {.implement tests="ctest -L ch01"}
+Write it.
+:::
 )md");
   litbook::Chapter ch =
       litbook::load_chapter(p.dir() / "chapters" / "01-alpha.md");
@@ -3167,6 +3171,9 @@ Try it.
   REQUIRE(ch.workbenches.size() == 1);
   ch.workbenches[0].name = "attn-model";
   ch.workbenches[0].anchor = "wb-model";
+  REQUIRE(ch.checkpoints.size() == 1);
+  CHECK(ch.checkpoints[0].tests == "ctest -L ch01");
+  ch.checkpoints[0].tests = "ctest -L model";
   litbook::HtmlContext ctx;
   ctx.chapter = &ch;
   litbook::HtmlWriter w(ctx);
@@ -3179,6 +3186,8 @@ Try it.
   has("<section id=\"wb-model\" class=\"workbench\" "
       "data-workbench=\"attn-model\"");
   has("<script src=\"workbench/attn-model.js\" defer>");
+  has("checkpoint 3 of 4)</span></p>\n<p>Write it.</p>\n<p class=\"exercise-"
+      "tests\">Run its tests: <code>ctest -L model</code>");
   has("<section class=\"exercise\" id=\"ex-two\"><h3>Exercise 1.2-model: "
       "Second");
 }

@@ -3153,10 +3153,7 @@ Done.
 Try it.
 :::
 
-::: {.implement tests="ctest -L ch01"}
-Write it.
-:::
-)md");
+)md" + checkpoints_text());
   litbook::Chapter ch =
       litbook::load_chapter(p.dir() / "chapters" / "01-alpha.md");
   REQUIRE(ch.numbered.size() == 3);
@@ -3171,9 +3168,11 @@ Write it.
   REQUIRE(ch.workbenches.size() == 1);
   ch.workbenches[0].name = "attn-model";
   ch.workbenches[0].anchor = "wb-model";
-  REQUIRE(ch.checkpoints.size() == 1);
-  CHECK(ch.checkpoints[0].tests == "ctest -L ch01");
-  ch.checkpoints[0].tests = "ctest -L model";
+  REQUIRE(ch.checkpoints.size() == 4);
+  REQUIRE(ch.checkpoints[2].kind == "implement");
+  CHECK(ch.checkpoints[2].tests == "ctest -L ch01");
+  CHECK_FALSE(ch.checkpoints[0].tests.has_value());
+  ch.checkpoints[2].tests = "ctest -L model";
   litbook::HtmlContext ctx;
   ctx.chapter = &ch;
   litbook::HtmlWriter w(ctx);

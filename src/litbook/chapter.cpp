@@ -55,6 +55,40 @@ bool attr_has_class(const Json& attr, std::string_view cls) {
   return false;
 }
 
+int attr_line(const Json& attr) {
+  auto pos = attr_get(attr, "data-pos");
+  auto r = pos ? parse_data_pos(*pos) : std::nullopt;
+  return r ? r->line : 0;
+}
+
+const Region* Chapter::region_at(int line) const {
+  for (const Region& r : regions) {
+    if (r.line == line) return &r;
+  }
+  return nullptr;
+}
+
+const Numbered* Chapter::numbered_at(int line) const {
+  for (const Numbered& n : numbered) {
+    if (n.line == line) return &n;
+  }
+  return nullptr;
+}
+
+const Checkpoint* Chapter::checkpoint_at(int line) const {
+  for (const Checkpoint& c : checkpoints) {
+    if (c.line == line) return &c;
+  }
+  return nullptr;
+}
+
+const NameAt* Chapter::workbench_at(int line) const {
+  for (const NameAt& w : workbenches) {
+    if (w.line == line) return &w;
+  }
+  return nullptr;
+}
+
 namespace {
 
 bool only_position(const Json& attr) {

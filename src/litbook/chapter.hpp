@@ -86,6 +86,8 @@ struct Numbered {
   std::string anchor;  ///< its id on the page ("figure-curves"), or empty
   std::string label;   ///< "Figure 29.1"
   int line = 0;
+  std::string title = {};  ///< an exercise's title=, or empty
+  std::string tests = {};  ///< an exercise's tests= (its test command)
 };
 
 struct MathRef {
@@ -106,6 +108,7 @@ struct Heading {
 struct Checkpoint {
   std::string kind;  ///< "predict", "experiment", "implement" or "explain"
   int line = 0;      ///< line of the div's opening fence
+  std::optional<std::string> tests = {};  ///< its tests="COMMAND", if any
 };
 
 /// A name a chapter gives at a line: the workbench of a
@@ -158,6 +161,15 @@ struct Chapter {
   std::vector<UnboundNumber> meta_words;
 
   Location at(int line) const { return {display, line}; }
+  /// The region whose opening fence is at `line` (the writer finds a
+  /// listing's region by its block's position), or nullptr.
+  const Region* region_at(int line) const;
+  /// The figure, table or exercise whose div opens at `line`, or nullptr.
+  const Numbered* numbered_at(int line) const;
+  /// The workbench whose div opens at `line`, or nullptr.
+  const NameAt* workbench_at(int line) const;
+  /// The checkpoint (or chapter-end block) whose div opens at `line`.
+  const Checkpoint* checkpoint_at(int line) const;
 };
 
 /// Runs Pandoc on a chapter and returns the simplified document
@@ -196,6 +208,8 @@ std::string exercise_anchor(const Json& attr, std::size_t k);
 /// Reads an attribute from a Pandoc Attr ([id, classes, [[k, v]...]]).
 std::optional<std::string> attr_get(const Json& attr, std::string_view key);
 bool attr_has_class(const Json& attr, std::string_view cls);
+/// The line a block's or span's `data-pos` starts at, or 0 without one.
+int attr_line(const Json& attr);
 
 /// The serialised forms `litbook parse` writes.
 Json regions_to_json(const Chapter& ch);

@@ -76,7 +76,7 @@ void read_checkpoint(Chapter& ch, Diagnostics& diags, const Json& attr,
       return;
     }
   }
-  ch.checkpoints.push_back({kind, line});
+  ch.checkpoints.push_back({kind, line, attr_get(attr, "tests")});
   if (kind == "predict" && !holds_value(content)) {
     diags.add(ch.at(line), "the prediction's answer must quote the demo: "
                            "put a checked value [x]{value=NAME} in it");
@@ -86,7 +86,7 @@ void read_checkpoint(Chapter& ch, Diagnostics& diags, const Json& attr,
                              "list item per step)");
     }
     when_names(content, line, ch.step_events);
-  } else if (kind == "implement" && !attr_get(attr, "tests")) {
+  } else if (kind == "implement" && !ch.checkpoints.back().tests) {
     diags.add(ch.at(line), "an implement checkpoint needs tests=\"COMMAND\" "
                            "(the one command that runs its tests)");
   } else if (kind == "explain" && !has_answer(content)) {
@@ -339,8 +339,9 @@ constexpr std::array<KindInfo, 4> kKinds = {{
 
 }  // namespace
 
-std::string checkpoint_html(HtmlWriter& w, const std::string& kind,
-                            const Json& attr, const Json& content) {
+std::string checkpoint_html(HtmlWriter& w, const Checkpoint& checkpoint,
+                            const Json& content) {
+  const std::string& kind = checkpoint.kind;
   std::size_t number = 0;
   while (number + 1 < kKinds.size() && kKinds[number].kind != kind) ++number;
   const KindInfo& info = kKinds[number];
@@ -359,9 +360,9 @@ std::string checkpoint_html(HtmlWriter& w, const std::string& kind,
                     "<p class=\"callout-title\">" + info.title +
                     " <span class=\"checkpoint-number\">(checkpoint " +
                     std::to_string(number + 1) + " of 4)</span></p>\n" + body;
-  if (auto tests = attr_get(attr, "tests")) {
+  if (checkpoint.tests) {
     out += "<p class=\"exercise-tests\">Run its tests: <code>" +
-           escape_markup(*tests) + "</code></p>\n";
+           escape_markup(*checkpoint.tests) + "</code></p>\n";
   }
   if (kind != "experiment") {
     out += "<div class=\"checkpoint-entry\" data-entry=\"" + kind +

@@ -51,8 +51,9 @@ std::string ending_html(HtmlWriter& w, const std::string& kind,
 /// The HTML of a checkpoint div. The page reads as plain text without
 /// JavaScript (the question, the steps, the answer collapsed); book.js's
 /// progress code adds the fields and boxes into the empty entry slots.
-std::string checkpoint_html(HtmlWriter& w, const std::string& kind,
-                            const Json& attr, const Json& content);
+/// Its kind and tests as the model read them.
+std::string checkpoint_html(HtmlWriter& w, const Checkpoint& checkpoint,
+                            const Json& content);
 
 /// Each workbench div names a workbench of book.yaml, once a page, and
 /// each experiment step's `when` names an event one of the page's

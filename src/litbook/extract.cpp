@@ -93,13 +93,6 @@ struct Walker {
     if (!id.empty()) ch.element_ids.push_back(id);
   }
 
-  static int attr_line(const Json& attr) {
-    auto pos = attr_get(attr, "data-pos");
-    if (!pos) return 0;
-    auto r = parse_data_pos(*pos);
-    return r ? r->line : 0;
-  }
-
   void check_keys(const Json& attr, std::initializer_list<std::string_view> ok,
                   std::string_view what) {
     for (const auto& kv : attr[2]) {
@@ -301,6 +294,8 @@ struct Walker {
   void exercise(const Json& attr, const Json& content, int line) {
     check_keys(attr, {"title", "tests"}, "an exercise");
     number("Exercise", exercise_anchor(attr, count("Exercise") + 1), line);
+    ch.numbered.back().title = attr_get(attr, "title").value_or("");
+    ch.numbered.back().tests = attr_get(attr, "tests").value_or("");
     if (!has_answer(content)) {
       diags.add(ch.at(line), "exercise without an answer (add a "
                              "'::: answer' div inside it)");

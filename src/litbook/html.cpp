@@ -231,28 +231,23 @@ std::string HtmlWriter::span(const Json& node) {
   return "<span" + attrs(attr) + ">" + inlines(content) + "</span>";
 }
 
-// The chapter's next figure, table or exercise, in the order extract
-// numbered them (both walk the document in order); null past the end.
-const Numbered* HtmlWriter::next_numbered() {
-  if (!ctx_.chapter || numbered_ >= ctx_.chapter->numbered.size()) {
-    return nullptr;
-  }
-  return &ctx_.chapter->numbered[numbered_++];
+// The workbench the model read from the div with this attr, found by the
+// line of its fence; null without a chapter.
+const NameAt* HtmlWriter::workbench(const Json& attr) const {
+  return ctx_.chapter ? ctx_.chapter->workbench_at(attr_line(attr)) : nullptr;
 }
 
-// The model's shown region NAME, or its revision of NAME when
-// `revision`; nullptr when the writer has no chapter or the chapter no
-// such region. Tangle rejects a second definition of a name; of two
-// revisions of one name in a chapter, this finds the first.
-const Region* HtmlWriter::region(const std::string& name,
-                                 bool revision) const {
-  if (!ctx_.chapter) return nullptr;
-  for (const Region& r : ctx_.chapter->regions) {
-    if (!r.hidden && r.name == name && r.revise.empty() != revision) {
-      return &r;
-    }
-  }
-  return nullptr;
+// The checkpoint the model read from the div with this attr, found by
+// the line of its fence; null without a chapter.
+const Checkpoint* HtmlWriter::checkpoint(const Json& attr) const {
+  return ctx_.chapter ? ctx_.chapter->checkpoint_at(attr_line(attr))
+                      : nullptr;
+}
+
+// The figure, table or exercise the model numbered for the div with
+// this attr, found by the line of its fence; null without a chapter.
+const Numbered* HtmlWriter::numbered(const Json& attr) const {
+  return ctx_.chapter ? ctx_.chapter->numbered_at(attr_line(attr)) : nullptr;
 }
 
 // "Figure 29.1" for a link to a numbered item ("#figure-curves" or
@@ -299,8 +294,16 @@ std::string HtmlWriter::code_block(const Json& node) {
            escape_markup(stem) + ".cpp</code></figcaption><pre><code>" +
            escape_markup(code) + "</code></pre></figure>\n";
   }
-  if (kind == CodeKind::HiddenRegion) return {};
-  if (kind == CodeKind::Region) return listing(attr, code);
+  if (kind == CodeKind::Region || kind == CodeKind::HiddenRegion) {
+    // The region as the model read it, found by the line of its fence.
+    // A writer without a chapter (the writer tested alone) has no
+    // model: it hides a hidden region and writes a shown one as an
+    // ordinary block.
+    const Region* r =
+        ctx_.chapter ? ctx_.chapter->region_at(attr_line(attr)) : nullptr;
+    if (r) return r->hidden ? std::string() : listing(*r);
+    if (kind == CodeKind::HiddenRegion) return {};
+  }
   // An ordinary block, written as Pandoc writes it: highlighted languages
   // in a div.sourceCode carrying the block's id, others as a plain <pre>
   // with the block's id, classes and attributes.
@@ -313,22 +316,21 @@ std::string HtmlWriter::code_block(const Json& node) {
          "</code></pre>\n";
 }
 
-std::string HtmlWriter::listing(const Json& attr, const std::string& code) {
-  std::string revise = attr_get(attr, "revise").value_or("");
-  std::string name = attr_get(attr, "region").value_or(revise);
-  // The language as the model read it; a listing the model lacks (a
-  // writer with no chapter) takes the model's default.
-  const Region* r = region(name, !revise.empty());
-  const std::string lang = r ? r->lang : Region{}.lang;
+// A shown region's listing, all of it from the model: its name, its
+// file (for a fill or a revision, the file tangle found), what it fills
+// or revises, its language and code.
+std::string HtmlWriter::listing(const Region& r) {
+  const std::string& name = r.name;  // a revision's name is the revised one
+  const std::string& revise = r.revise;
+  const std::string& code = r.code;
   Json facts = ctx_.listings.value(name, Json::object());
-  std::string file = attr_get(attr, "file").value_or(facts.value("file", ""));
+  std::string file = r.file.empty() ? facts.value("file", "") : r.file;
   std::string caption = "<span class=\"listing-file\">" + escape_markup(file) +
                         "</span><span class=\"listing-region\">" +
                         escape_markup(name) + "</span>";
-  std::string fill = attr_get(attr, "fill").value_or("");
-  if (!fill.empty()) {
+  if (!r.fill.empty()) {
     caption += "<span class=\"listing-note\">fills <code>" +
-               escape_markup(fill) + "</code></span>";
+               escape_markup(r.fill) + "</code></span>";
   }
   std::string extra;
   std::string classes = "listing";
@@ -349,7 +351,7 @@ std::string HtmlWriter::listing(const Json& attr, const std::string& code) {
   }
   return "<figure class=\"" + classes + "\" id=\"" + escape_markup(id) +
          "\"><figcaption>" + caption + "</figcaption>" +
-         ctx_.highlight(lang, code, "") + api_links(facts) + extra +
+         ctx_.highlight(r.lang, code, "") + api_links(facts) + extra +
          "</figure>\n";
 }
 
@@ -389,9 +391,10 @@ std::string number_caption(const std::string& caption, const Numbered& n) {
 
 // A table the demo published; the div's content, if any, replaces the
 // demo's caption.
-std::string HtmlWriter::table_div(const std::string& name, const Json& content) {
+std::string HtmlWriter::table_div(const std::string& name, const Json& attr,
+                                  const Json& content) {
   std::string html = ctx_.table(name);
-  const Numbered* n = next_numbered();
+  const Numbered* n = numbered(attr);
   if (!content.empty()) {
     auto open = html.find("<caption>");
     auto close = html.find("</caption>");
@@ -412,8 +415,9 @@ std::string HtmlWriter::table_div(const std::string& name, const Json& content) 
 }
 
 // A figure the demo drew, under the div's caption.
-std::string HtmlWriter::figure_div(const std::string& name, const Json& content) {
-  const Numbered* n = next_numbered();
+std::string HtmlWriter::figure_div(const std::string& name, const Json& attr,
+                                   const Json& content) {
+  const Numbered* n = numbered(attr);
   std::string caption = blocks(content);
   if (n) caption = number_caption(caption, *n);
   return "<figure class=\"book-figure\" id=\"" +
@@ -423,8 +427,8 @@ std::string HtmlWriter::figure_div(const std::string& name, const Json& content)
 
 // A Markdown table the author wrote, with a caption from the attribute.
 std::string HtmlWriter::caption_div(const std::string& caption,
-                                    const Json& content) {
-  const Numbered* n = next_numbered();
+                                    const Json& attr, const Json& content) {
+  const Numbered* n = numbered(attr);
   std::string html = blocks(content);
   auto open = html.find("<table>");
   if (open != std::string::npos) {
@@ -442,13 +446,14 @@ std::string HtmlWriter::caption_div(const std::string& caption,
 // NAME.js fills the container with the help of common.js, computing with
 // the WebAssembly module NAME-module.js. check has made sure NAME is one
 // of book.yaml's workbenches.
-std::string HtmlWriter::workbench_div(const Json& attr, const Json& content) {
+std::string HtmlWriter::workbench_div(const NameAt& wb, const Json& attr,
+                                      const Json& content) {
   // Appended piece by piece: GCC 12 at -O3 warns (-Wrestrict, falsely)
   // about a literal + a temporary string here.
   const std::string dir = "workbench/";
-  const std::string name = attr_get(attr, "name").value_or("");
-  const std::string id = workbench_anchor(attr);
-  std::string classes;
+  const std::string& name = wb.name;
+  const std::string& id = wb.anchor;
+  std::string classes;  // the author's, as written
   for (const auto& c : attr[1]) {
     if (!classes.empty()) classes += ' ';
     classes += str(c);
@@ -476,11 +481,11 @@ std::string HtmlWriter::workbench_div(const Json& attr, const Json& content) {
   return out;
 }
 
-// A numbered exercise: its text, its test command, its answer collapsed.
-std::string HtmlWriter::exercise_div(const Json& attr, const Json& content) {
-  const Numbered* n = next_numbered();
-  std::string title = attr_get(attr, "title").value_or("");
-  std::string tests = attr_get(attr, "tests").value_or("");
+// A numbered exercise: its text, its test command, its answer collapsed;
+// its number, title and test command as the model read them.
+std::string HtmlWriter::exercise_div(const Numbered& n, const Json& content) {
+  const std::string& title = n.title;
+  const std::string& tests = n.tests;
   std::string body, answer;
   for (const auto& b : content) {
     if (is_answer(b)) {
@@ -490,9 +495,8 @@ std::string HtmlWriter::exercise_div(const Json& attr, const Json& content) {
     }
   }
   std::string out =
-      "<section class=\"exercise\"" +
-      (n ? " id=\"" + escape_markup(n->anchor) + "\"" : std::string()) +
-      "><h3>" + (n ? escape_markup(n->label) : std::string("Exercise")) +
+      "<section class=\"exercise\" id=\"" + escape_markup(n.anchor) +
+      "\"><h3>" + escape_markup(n.label) +
       (title.empty() ? "" : ": " + escape_markup(title)) + "</h3>\n" + body;
   if (!tests.empty()) {
     out += "<p class=\"exercise-tests\">Run its tests: <code>" +
@@ -508,12 +512,15 @@ std::string HtmlWriter::div(const Json& node) {
   const DivClass what = classify_div(attr, content);
   switch (what.kind) {
     case DivKind::Placement:
-      return what.figure ? figure_div(what.name, content)
-                         : table_div(what.name, content);
+      return what.figure ? figure_div(what.name, attr, content)
+                         : table_div(what.name, attr, content);
     case DivKind::Caption:
-      return caption_div(what.name, content);
+      return caption_div(what.name, attr, content);
     case DivKind::Checkpoint:
-      return checkpoint_html(*this, what.name, attr, content);
+      if (const Checkpoint* c = checkpoint(attr)) {
+        return checkpoint_html(*this, *c, content);
+      }
+      break;
     case DivKind::Ending:
       return ending_html(*this, what.name, content);
     case DivKind::Callout:
@@ -521,10 +528,17 @@ std::string HtmlWriter::div(const Json& node) {
       return "<div" + id_attr(attr) + " class=\"callout " + what.name +
              "\" role=\"note\"><p class=\"callout-title\">" + what.title +
              "</p>\n" + blocks(content) + "</div>\n";
+    // A writer without a chapter (the writer tested alone) has no model
+    // of a workbench, an exercise or a checkpoint: it writes them as
+    // plain divs.
     case DivKind::Workbench:
-      return workbench_div(attr, content);
+      if (const NameAt* wb = workbench(attr)) {
+        return workbench_div(*wb, attr, content);
+      }
+      break;
     case DivKind::Exercise:
-      return exercise_div(attr, content);
+      if (const Numbered* n = numbered(attr)) return exercise_div(*n, content);
+      break;
     case DivKind::Plain:
       break;
   }

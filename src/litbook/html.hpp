@@ -1,6 +1,14 @@
 // Writing HTML from the simplified Pandoc tree, with the book's
 // constructs (listings, output, tables, figures, callouts, exercises,
 // checked values) turned into their reader-facing form.
+//
+// The tree gives the page its structure and prose; a construct's
+// attributes are read once, by the model (extract.cpp). The writer finds
+// a listing's Region, an item's number (with an exercise's title and
+// tests), a workbench and a checkpoint (with its tests) in the model by
+// the line of the block's fence (attr_line; Chapter::region_at,
+// numbered_at, workbench_at, checkpoint_at), so it
+// neither re-reads their attributes nor counts along with extract.
 #pragma once
 
 #include <functional>
@@ -46,25 +54,29 @@ private:
   std::string block(const Json& node);
   std::string inline_node(const Json& node);
   std::string code_block(const Json& node);
-  std::string listing(const Json& attr, const std::string& code);
+  std::string listing(const Region& r);
   std::string api_links(const Json& facts) const;
   std::string div(const Json& node);
-  std::string table_div(const std::string& name, const Json& content);
-  std::string figure_div(const std::string& name, const Json& content);
-  std::string caption_div(const std::string& caption, const Json& content);
-  std::string workbench_div(const Json& attr, const Json& content);
-  std::string exercise_div(const Json& attr, const Json& content);
+  std::string table_div(const std::string& name, const Json& attr,
+                        const Json& content);
+  std::string figure_div(const std::string& name, const Json& attr,
+                         const Json& content);
+  std::string caption_div(const std::string& caption, const Json& attr,
+                          const Json& content);
+  std::string workbench_div(const NameAt& wb, const Json& attr,
+                            const Json& content);
+  std::string exercise_div(const Numbered& n, const Json& content);
   std::string table(const Json& node);
   std::string link(const Json& node);
   std::string span(const Json& node);
   std::string attrs(const Json& attr, std::string extra_class = {}) const;
-  const Numbered* next_numbered();
-  const Region* region(const std::string& name, bool revision) const;
+  const Numbered* numbered(const Json& attr) const;
+  const NameAt* workbench(const Json& attr) const;
+  const Checkpoint* checkpoint(const Json& attr) const;
   std::string reference_label(const std::string& target) const;
 
   const HtmlContext& ctx_;
   std::vector<std::string> notes_;
-  std::size_t numbered_ = 0;  ///< figures, tables, exercises written so far
 };
 
 /// A simple line diff (longest common subsequence) in unified style.

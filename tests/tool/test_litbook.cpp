@@ -3075,3 +3075,118 @@ TEST_CASE("a region's language is read once, by the model, and the page "
   CHECK(langs == std::vector<std::string>{"cpp-model", "cpp-model",
                                           "text-model"});
 }
+
+TEST_CASE("a listing is written from the model's region, found by the "
+          "line of its fence", "[tool][extract][render]") {
+  Project p;
+  p.chapter("01-alpha",
+            "```{.cpp file=llm/a.hpp region=a}\nint a;\n// <<slot>>\n```\n\n"
+            "```{.cpp fill=slot region=b}\nint b;\n```\n\n"
+            "```{.cpp revise=a}\nint a2;\n```\n\n"
+            "```{.cpp revise=a}\nint a3;\n```\n\n"
+            "```{.cpp .hidden file=llm/a.hpp region=h}\nint h;\n```\n");
+  litbook::Chapter ch =
+      litbook::load_chapter(p.dir() / "chapters" / "01-alpha.md");
+  REQUIRE(ch.regions.size() == 5);
+  // Each region at the line of its fence; no other line has one.
+  for (const auto& r : ch.regions) CHECK(ch.region_at(r.line) == &r);
+  CHECK(ch.region_at(ch.regions[0].line + 1) == nullptr);
+  // The model changed after reading: the page follows it, not the block's
+  // attributes. The two revisions of `a` are told apart by position.
+  ch.regions[0].file = "llm/model.hpp";
+  ch.regions[1].fill = "model-slot";
+  ch.regions[2].code = "int a2_model;";
+  ch.regions[3].code = "int a3_model;";
+  ch.regions[4].hidden = false;
+  ch.regions[4].name = "h-model";
+  std::vector<std::string> codes;
+  litbook::HtmlContext ctx;
+  ctx.chapter = &ch;
+  ctx.highlight = [&codes](const std::string& lang, const std::string& code,
+                           const std::string&) {
+    if (lang != "diff") codes.push_back(code);
+    return std::string();
+  };
+  litbook::HtmlWriter w(ctx);
+  const std::string html = w.blocks(ch.blocks);
+  CHECK(html.find("<span class=\"listing-file\">llm/model.hpp</span>") !=
+        std::string::npos);
+  CHECK(html.find("fills <code>model-slot</code>") != std::string::npos);
+  CHECK(html.find("fills <code>slot</code>") == std::string::npos);
+  CHECK(html.find("id=\"region-h-model\"") != std::string::npos);
+  CHECK(codes == std::vector<std::string>{"int a;\n// <<slot>>", "int b;",
+                                          "int a2_model;", "int a3_model;",
+                                          "int h;"});
+  // The model's hidden, too: region b hidden there leaves its listing out.
+  ch.regions[1].hidden = true;
+  litbook::HtmlWriter again(ctx);
+  CHECK(again.blocks(ch.blocks).find("id=\"region-b\"") == std::string::npos);
+}
+
+TEST_CASE("a table's or exercise's number, an exercise's title and tests, "
+          "a workbench's name and a checkpoint's tests are the model's, "
+          "found by the line of their div", "[tool][extract][render]") {
+  Project p;
+  p.chapter("01-alpha", R"md(::: {#table-sizes caption="Sizes"}
+| a | b |
+|---|---|
+| x | y |
+:::
+
+::: {.exercise #ex-one title="First"}
+Do it.
+
+::: answer
+Done.
+:::
+:::
+
+::: {.exercise #ex-two title="Second"}
+Again.
+
+::: answer
+Done.
+:::
+:::
+
+::: {.workbench name=attn}
+Try it.
+:::
+
+)md" + checkpoints_text());
+  litbook::Chapter ch =
+      litbook::load_chapter(p.dir() / "chapters" / "01-alpha.md");
+  REQUIRE(ch.numbered.size() == 3);
+  for (const auto& n : ch.numbered) CHECK(ch.numbered_at(n.line) == &n);
+  // The writer does not count along with the model: in another order,
+  // each div still gets its own number.
+  std::reverse(ch.numbered.begin(), ch.numbered.end());
+  ch.numbered[0].label = "Exercise 1.2-model";
+  REQUIRE(ch.numbered[1].title == "First");
+  ch.numbered[1].title = "First-model";
+  ch.numbered[1].tests = "ctest -R model";
+  REQUIRE(ch.workbenches.size() == 1);
+  ch.workbenches[0].name = "attn-model";
+  ch.workbenches[0].anchor = "wb-model";
+  REQUIRE(ch.checkpoints.size() == 4);
+  REQUIRE(ch.checkpoints[2].kind == "implement");
+  CHECK(ch.checkpoints[2].tests == "ctest -L ch01");
+  CHECK_FALSE(ch.checkpoints[0].tests.has_value());
+  ch.checkpoints[2].tests = "ctest -L model";
+  litbook::HtmlContext ctx;
+  ctx.chapter = &ch;
+  litbook::HtmlWriter w(ctx);
+  const std::string html = w.blocks(ch.blocks);
+  const PageHas has{html};
+  has("<caption><span class=\"item-number\">Table 1.1.</span> Sizes</caption>");
+  has("<section class=\"exercise\" id=\"ex-one\"><h3>Exercise 1.1: "
+      "First-model</h3>");
+  has("Run its tests: <code>ctest -R model</code>");
+  has("<section id=\"wb-model\" class=\"workbench\" "
+      "data-workbench=\"attn-model\"");
+  has("<script src=\"workbench/attn-model.js\" defer>");
+  has("checkpoint 3 of 4)</span></p>\n<p>Write it.</p>\n<p class=\"exercise-"
+      "tests\">Run its tests: <code>ctest -L model</code>");
+  has("<section class=\"exercise\" id=\"ex-two\"><h3>Exercise 1.2-model: "
+      "Second");
+}

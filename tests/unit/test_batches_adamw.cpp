@@ -147,6 +147,26 @@ TEST_CASE("AdamW's first step by hand", "[ch19][adamw]") {
   CHECK(opt.state().step == 1);
 }
 
+TEST_CASE("AdamW's first step is the chapter's formula to the last bit",
+          "[ch19][adamw]") {
+  // The formula written out as the chapter writes it, in the same order
+  // of operations: m = (1 - b1) g, v = (1 - b2) g^2, the two
+  // corrections at t = 1, then theta - lr (m_hat / (sqrt(v_hat) + eps)
+  // + wd theta). Each operation rounds the same way in the library, so
+  // the doubles agree exactly, not merely to a tolerance.
+  const double b1 = 0.9, b2 = 0.999, eps = 1e-8, lr = 0.1, wd = 0.1;
+  const double theta = 1.0, g = 0.5;
+  const double m = (1 - b1) * g, v = (1 - b2) * g * g;
+  const double m_hat = m / (1 - b1), v_hat = v / (1 - b2);
+  const double by_hand =
+      theta - lr * (m_hat / (std::sqrt(v_hat) + eps) + wd * theta);
+  Parameters p(0);
+  p.add("w", Tensor({1, 1}, {theta}));
+  AdamW opt(p, {.lr = lr, .weight_decay = wd});
+  opt.step(p, {{"w", Tensor({1, 1}, {g})}});
+  CHECK(p.at("w").at({0, 0}) == by_hand);
+}
+
 TEST_CASE("AdamW's second step by hand", "[ch19][adamw]") {
   // Gradients 0.5 then -0.25, lr 0.1, no decay:
   // m2 = 0.9 * 0.05 + 0.1 * (-0.25) = 0.02, v2 = 0.999 * 0.00025 +
@@ -330,6 +350,37 @@ TEST_CASE("a restored optimiser continues bitwise like the original",
   }
   CHECK(snapshot(c, resumed) == snapshot(a, opt_a));
   CHECK(c.fingerprint() == a.fingerprint());
+}
+
+TEST_CASE("a fresh optimiser after a pause does not continue like the "
+          "original",
+          "[ch19][adamw]") {
+  // Forgetting the state: after three steps the parameters go on with a
+  // new AdamW. Its moments and step count restart at zero, so its first
+  // step moves each scalar by lr (sign(g) + wd theta) up to eps / |g|
+  // (the first-step rule), where the original's moments, shaped by the
+  // three earlier gradients, give a different step.
+  const AdamWOptions o{.lr = 0.05, .weight_decay = 0.1};
+  Parameters a = two_params(), c = two_params();
+  AdamW opt_a(a, o), opt_c(c, o);
+  for (int t = 0; t < 3; ++t) opt_a.step(a, two_grads(1.0 + t));
+  for (int t = 0; t < 3; ++t) opt_c.step(c, two_grads(1.0 + t));
+  REQUIRE(c.fingerprint() == a.fingerprint());
+  AdamW fresh(c, o);
+  const double before = c.at("w").at({0, 0});
+  const Grads g = two_grads(4.0);  // w's first gradient is 2.0 > 0
+  fresh.step(c, g);
+  opt_a.step(a, g);
+  CHECK(c.at("w").at({0, 0}) ==
+        Approx(before - 0.05 * (1.0 + 0.1 * before)).margin(1e-9));
+  CHECK(a.at("w").at({0, 0}) != c.at("w").at({0, 0}));
+  for (int t = 5; t < 6; ++t) {
+    opt_a.step(a, two_grads(1.0 + t));
+    fresh.step(c, two_grads(1.0 + t));
+  }
+  CHECK(fresh.state().step == 2);
+  CHECK(opt_a.state().step == 5);
+  CHECK(c.fingerprint() != a.fingerprint());
 }
 
 TEST_CASE("restore rejects a state of other parameters and keeps its own",

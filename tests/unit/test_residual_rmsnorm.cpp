@@ -289,3 +289,38 @@ TEST_CASE("each row's input gradient is orthogonal to the row, any gain",
     REQUIRE(dot == Approx(0.0).margin(1e-14));
   }
 }
+
+TEST_CASE("a zero output matrix makes x + f(x) the identity both ways",
+          "[ch21][residual-rmsnorm]") {
+  // The demo's block (width 8, hidden 24, registered from seed 21) with
+  // W_down set to zeros. By hand: every output of the branch is a sum of
+  // products with 0, so exactly 0, and x + 0 is x bit for bit; backward,
+  // add hands the seed to x, and the branch's contribution starts as
+  // seed W_down^T = 0, so x's gradient is the seed bit for bit.
+  llm::Parameters p(21);
+  llm::add_rms_norm(p, "block0.norm", 8);
+  llm::add_swiglu(p, "block0.ffn", 8, 24);
+  const Tensor w_down = p.at("block0.ffn.w_down");  // [24, 8]
+  const Tensor zeros(w_down.shape());
+  const Tensor x = wave({4, 8}, 0.3, 1.1), seed = wave({4, 8}, 1.9, 0.8);
+  Tape tape;
+  const Var in = tape.leaf(x);
+  const Var n = llm::rms_norm(in, tape.leaf(p.at("block0.norm.gain")));
+  const Var f = llm::swiglu(n, tape.leaf(p.at("block0.ffn.w_gate")),
+                            tape.leaf(p.at("block0.ffn.w_up")),
+                            tape.leaf(zeros));
+  const Var y = llm::add(in, f);
+  tape.backward(y, seed);
+  REQUIRE(y.value().to_vector() == x.to_vector());
+  REQUIRE(in.grad().to_vector() == seed.to_vector());
+  // The branch itself does pass a gradient when W_down is not zero, so
+  // the equalities above are the zero matrix's doing.
+  Tape other;
+  const Var in2 = other.leaf(x);
+  const Var f2 = llm::swiglu(
+      llm::rms_norm(in2, other.leaf(p.at("block0.norm.gain"))),
+      other.leaf(p.at("block0.ffn.w_gate")),
+      other.leaf(p.at("block0.ffn.w_up")), other.leaf(w_down));
+  other.backward(llm::add(in2, f2), seed);
+  REQUIRE(in2.grad().to_vector() != seed.to_vector());
+}

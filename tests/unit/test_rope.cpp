@@ -146,6 +146,26 @@ TEST_CASE("rotation preserves every vector's length", "[ch24][rope]") {
   }
 }
 
+TEST_CASE("rotation keeps a length to rounding at every position of a "
+          "long table",
+          "[ch24][rope]") {
+  // The chapter's relative-position example: head_dim 8, base 10000,
+  // 1024 positions. R_p is orthogonal, so |R_p q| = |q| exactly in real
+  // arithmetic (by hand: each pair's cos^2 + sin^2 = 1); in doubles the
+  // rounded cosines, sines, products and the square root leave a few
+  // units in the last place of |q| (about 3.06, an ulp 4.4e-16).
+  const Rope rope(8, 1024, 10000.0);
+  const std::vector<double> q = {0.5, -1.0, 0.25, 2.0, -0.75, 1.5, 1.0, -0.5};
+  const double length = std::sqrt(dot(q, q));
+  REQUIRE(length == Approx(std::sqrt(9.375)).epsilon(1e-15));
+  double worst = 0.0;
+  for (std::size_t p = 0; p < rope.capacity(); ++p) {
+    const std::vector<double> y = rotated(rope, q, p);
+    worst = std::fmax(worst, std::fabs(std::sqrt(dot(y, y)) - length));
+  }
+  REQUIRE(worst < 4e-15);
+}
+
 TEST_CASE("an offset continues the positions of a longer sequence",
           "[ch24][rope]") {
   const Rope rope(4, 6, 10.0);

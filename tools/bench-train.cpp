@@ -1,6 +1,6 @@
 // Times the book's training step on the book's model: chapter 29's
 // train_step (forward, backward, clipping by global norm, one AdamW
-// update) on llm::book_model_config(), batches of B = 8 windows of
+// update) on llm::book_model_config(), batches of B = 16 windows of
 // T = 64 random ids, with the training chapter's schedule, optimiser
 // options and clipping. The thread count is the library's
 // (llm::set_threads), as the fast-kernels chapter chooses it.
@@ -30,10 +30,10 @@
 
 namespace {
 
-constexpr std::size_t B = 8, T = 64;
+constexpr std::size_t B = 16, T = 64;
 // The training chapter's settings (its demo's constants).
 const llm::Schedule schedule{.lr_max = 6e-3, .lr_min = 6e-4, .warmup = 100,
-                             .steps = 2400};
+                             .steps = 3000};
 constexpr double clip = 1.0;
 const llm::AdamWOptions adamw{.lr = 6e-3, .beta1 = 0.9, .beta2 = 0.99,
                               .eps = 1e-8, .weight_decay = 0.1};

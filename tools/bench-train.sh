@@ -6,7 +6,7 @@
 # threads, as ratios; and the peak memory of each run.
 #
 # The book: chapter training's train_step (forward, backward, clipping by
-# global norm, AdamW) on llm::book_model_config(), batches of B 8 x T 64,
+# global norm, AdamW) on llm::book_model_config(), batches of B 16 x T 64,
 # threads set with llm::set_threads. PyTorch: the same model rebuilt by
 # tests/reference/model_torch.py from the same initial parameters, on the
 # same batches, with torch.optim.AdamW, the same schedule and clipping
@@ -92,10 +92,10 @@ print("%.1e" % worst)'
 }
 losses() { awk '{ print $4 }' "$1"; }
 
-tokens=$((8 * 64))
+tokens=$((16 * 64))
 echo "load average (1, 5, 15 min) at the end: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
-echo "training step of the book's model (V 1026, d 64, N 2, h 4, f 176),"
-echo "B 8 x T 64 = $tokens tokens, median of $((steps - 2)) steps after 2 of warm-up"
+echo "training step of the book's model (V 1026, d 96, N 2, h 4, f 256),"
+echo "B 16 x T 64 = $tokens tokens, median of $((steps - 2)) steps after 2 of warm-up"
 echo "before: $before_sha; PyTorch $(/usr/bin/python3 -c 'import torch; print(torch.__version__)') on $openblas"
 printf '%-16s %7s %11s %10s %9s %16s\n' side threads "s per step" "tokens/s" "peak MiB" "loss vs book"
 declare -A tps

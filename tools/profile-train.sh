@@ -56,7 +56,7 @@ for name, v in ms.items():
 profile before "$before_bin"
 profile now build/tools/bench_train
 
-echo "CPU time per training step of the book's model (B 8 x T 64), $threads thread(s),"
+echo "CPU time per training step of the book's model (B 16 x T 64), $threads thread(s),"
 echo "sampled by perf at 2000 Hz over $steps steps; before = $before_sha"
 printf '%-34s %10s %10s %8s\n' "what the sampled code does" "before ms" "now ms" "ratio"
 paste "$out/before" "$out/now" | awk -F'\t' '

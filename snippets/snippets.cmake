@@ -129,7 +129,7 @@ set(LITBOOK_PROGRAMS
 )
 set(LITBOOK_DEMO_ARGS_20-neural-ngram --timeout 600 --quick)
 set(LITBOOK_DEMO_ARGS_29-training --timeout 1200 --quick)
-set(LITBOOK_DEMO_ARGS_30-evaluation --timeout 180 --quick)
+set(LITBOOK_DEMO_ARGS_30-evaluation --timeout 900 --quick)
 set(LITBOOK_DEMO_READS_30-evaluation 20-neural-ngram 29-training)
 set(LITBOOK_DEMO_ARGS_32-sampling --timeout 180)
 set(LITBOOK_DEMO_READS_32-sampling 29-training)

@@ -10,21 +10,26 @@
 # time is printed beside each result, so a reader's machine shows its own
 # trade-off). Every run uses tinyllm's defaults for what is not listed.
 #
-# usage: tools/sweep-recipe.sh [sizes|frontier|seeds|all]   (default all)
+# usage: tools/sweep-recipe.sh [sizes|frontier|speed|seeds|all]  (default all)
 #   sizes     one run per candidate: validation bits per byte and wall time
-#   frontier  each candidate at a quarter, a half and all of its steps:
-#             one tab-separated line per run (name, d, f, steps, tokens,
-#             parameters, wall seconds, validation bits per byte), the
-#             measurements behind chapter 29's figure
-#   seeds   the chosen recipe (tinyllm train's defaults) with seeds 29, 30
-#           and 31: test bits per byte, their mean and standard deviation
+#   frontier  each candidate at a quarter, a half and all of its steps,
+#             and d = 96 at twice its steps: one tab-separated line per
+#             run (name, d, f, steps, tokens, parameters, wall seconds,
+#             validation bits per byte), the measurements behind
+#             chapter 29's figure (about 40 minutes)
+#   speed     CPU seconds per training step of each candidate on one
+#             thread (41 steps minus 1 step, so the set-up cancels), twice
+#   seeds     the chosen recipe (tinyllm train's defaults) with seeds 29,
+#             30 and 31: test bits per byte, their mean and standard
+#             deviation
 # Takes about 4 minutes per run on two idle cores. Writes its checkpoints
 # to a temporary directory that it removes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-all}
-case $what in sizes|frontier|seeds|all) ;; *)
-  echo "usage: tools/sweep-recipe.sh [sizes|frontier|seeds|all]" >&2; exit 2 ;;
+case $what in sizes|frontier|speed|seeds|all) ;; *)
+  echo "usage: tools/sweep-recipe.sh [sizes|frontier|speed|seeds|all]" >&2
+  exit 2 ;;
 esac
 [[ -x build/tinyllm ]] || tools/build-book.sh > /dev/null
 export BOOK_CORPUS=${BOOK_CORPUS:-$PWD/build/corpus/kjv.txt}
@@ -65,6 +70,27 @@ point() {
     "$(echo "$end - $start" | bc)" "$(bpb validation "$out/$name.ckpt")"
 }
 
+# cpu D F STEPS: user + system CPU seconds of a one-thread run.
+cpu() {
+  /usr/bin/time -f '%U %S' -o "$out/time" build/tinyllm train \
+    --out "$out/speed.ckpt" --threads 1 --log-every 100000000 \
+    --d-model "$1" --ffn "$2" --batch 16 --steps "$3" > /dev/null
+  awk '{ print $1 + $2 }' "$out/time"
+}
+
+if [[ $what == speed ]]; then
+  for round in 1 2; do
+    for size in "64 176" "96 256" "128 352"; do
+      read -r d f <<< "$size"
+      one=$(cpu "$d" "$f" 1)
+      many=$(cpu "$d" "$f" 41)
+      printf 'round %s  d %-3s  %.4f CPU seconds per step\n' "$round" "$d" \
+        "$(echo "($many - $one) / 40" | bc -l)"
+    done
+  done
+  exit 0
+fi
+
 if [[ $what == frontier ]]; then
   printf 'name\td\tf\tsteps\ttokens\tparameters\twall_s\tvalidation_bpb\n'
   for size in "64 176 3900" "96 256 2400" "128 352 1800"; do
@@ -73,6 +99,7 @@ if [[ $what == frontier ]]; then
       point "d$d-$part" "$d" "$f" $((steps / part))
     done
   done
+  point d96-x2 96 256 4800  # twice the time: what the next doubling gains
   exit 0
 fi
 

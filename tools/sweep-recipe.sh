@@ -16,7 +16,7 @@
 #             and d = 96 at twice its steps: one tab-separated line per
 #             run (name, d, f, steps, tokens, parameters, wall seconds,
 #             validation bits per byte), the measurements behind
-#             chapter 29's figure (about 40 minutes)
+#             chapter 29's figure (about half an hour on two idle cores)
 #   speed     CPU seconds per training step of each candidate on one
 #             thread (41 steps minus 1 step, so the set-up cancels), twice
 #   seeds     the chosen recipe (tinyllm train's defaults) with seeds 29,

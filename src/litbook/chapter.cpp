@@ -61,32 +61,33 @@ int attr_line(const Json& attr) {
   return r ? r->line : 0;
 }
 
-const Region* Chapter::region_at(int line) const {
-  for (const Region& r : regions) {
-    if (r.line == line) return &r;
+namespace {
+
+// The entry of `items` whose construct opens at `line`, or null.
+template <class T>
+const T* at_line(const std::vector<T>& items, int line) {
+  for (const T& item : items) {
+    if (item.line == line) return &item;
   }
   return nullptr;
+}
+
+}  // namespace
+
+const Region* Chapter::region_at(int line) const {
+  return at_line(regions, line);
 }
 
 const Numbered* Chapter::numbered_at(int line) const {
-  for (const Numbered& n : numbered) {
-    if (n.line == line) return &n;
-  }
-  return nullptr;
+  return at_line(numbered, line);
 }
 
 const Checkpoint* Chapter::checkpoint_at(int line) const {
-  for (const Checkpoint& c : checkpoints) {
-    if (c.line == line) return &c;
-  }
-  return nullptr;
+  return at_line(checkpoints, line);
 }
 
 const NameAt* Chapter::workbench_at(int line) const {
-  for (const NameAt& w : workbenches) {
-    if (w.line == line) return &w;
-  }
-  return nullptr;
+  return at_line(workbenches, line);
 }
 
 namespace {

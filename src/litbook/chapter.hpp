@@ -104,7 +104,8 @@ struct Heading {
 };
 
 /// A learner checkpoint: a `prediction` div holding an `answer`, or an
-/// `experiment`, `implement` or `explain` div (see checkpoint.hpp).
+/// `experiment`, `implement` or `explain` div (see checkpoint_kind in
+/// classify.hpp).
 struct Checkpoint {
   std::string kind;  ///< "predict", "experiment", "implement" or "explain"
   int line = 0;      ///< line of the div's opening fence

@@ -43,4 +43,15 @@ std::vector<Diagnostic> check_chapter(const Chapter& ch,
 /// place (atomically). Returns the number of edits made.
 int update_chapter(const Chapter& ch, const DemoOutputs& out);
 
+/// What book.yaml's `require:` asks of every chapter ("checkpoints",
+/// "chapter-end"), reported at the chapter's line 1.
+void check_required(const Chapter& ch, const std::vector<std::string>& require,
+                    Diagnostics& diags);
+
+/// Each workbench div names a workbench of book.yaml, once a page, and
+/// each experiment step's `when` names an event one of the page's
+/// workbenches reports; each problem at its line.
+void check_workbenches(const Chapter& ch, const std::vector<Workbench>& known,
+                       Diagnostics& diags);
+
 }  // namespace litbook

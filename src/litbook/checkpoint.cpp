@@ -1,11 +1,10 @@
+// Reading the learner's checkpoints and a chapter's ending blocks into
+// the model: extract calls read_checkpoint and read_ending on every div,
+// then check_checkpoints once the chapter is walked. Which kind a div is
+// comes from the classifier (checkpoint_kind, ending_kind).
 #include "checkpoint.hpp"
 
-#include <algorithm>
-#include <array>
-
-#include "bookio/escape.hpp"
 #include "classify.hpp"
-#include "html.hpp"
 
 namespace litbook {
 
@@ -54,16 +53,6 @@ const Json* step_list(const Json& content) {
 
 }  // namespace
 
-std::string checkpoint_kind(const Json& attr, const Json& content) {
-  if (attr_has_class(attr, "prediction")) {
-    return has_answer(content) ? "predict" : "";
-  }
-  for (const char* k : {"experiment", "implement", "explain"}) {
-    if (attr_has_class(attr, k)) return k;
-  }
-  return {};
-}
-
 void read_checkpoint(Chapter& ch, Diagnostics& diags, const Json& attr,
                      const Json& content, int line) {
   const std::string kind = checkpoint_kind(attr, content);
@@ -97,101 +86,6 @@ void read_checkpoint(Chapter& ch, Diagnostics& diags, const Json& attr,
 
 namespace {
 
-std::string joined(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
-}
-
-}  // namespace
-
-void check_workbenches(const Chapter& ch, const std::vector<Workbench>& known,
-                       Diagnostics& diags) {
-  std::vector<std::string> known_names, page_names, events;
-  for (const auto& w : known) known_names.push_back(w.name);
-  for (const auto& use : ch.workbenches) {
-    const Workbench* w = nullptr;
-    for (const auto& k : known) {
-      if (k.name == use.name) w = &k;
-    }
-    if (use.name.empty()) {
-      diags.add(ch.at(use.line), "a workbench div needs name=NAME (one of "
-                                 "book/book.yaml's workbenches: " +
-                                 joined(known_names) + ")");
-    } else if (!w) {
-      diags.add(ch.at(use.line), "unknown workbench '" + use.name +
-                                     "' (book/book.yaml's workbenches: " +
-                                     (known_names.empty() ? std::string("none")
-                                                          : joined(known_names)) +
-                                     ")");
-    } else if (std::find(page_names.begin(), page_names.end(), use.name) !=
-               page_names.end()) {
-      diags.add(ch.at(use.line), "a second '" + use.name +
-                                     "' workbench on this page; a page has "
-                                     "one of each");
-    } else {
-      page_names.push_back(use.name);
-      events.insert(events.end(), w->events.begin(), w->events.end());
-    }
-  }
-  for (const auto& e : ch.step_events) {
-    if (std::find(events.begin(), events.end(), e.name) != events.end()) {
-      continue;
-    }
-    if (page_names.empty()) {
-      diags.add(ch.at(e.line), "an experiment step waits for '" + e.name +
-                                   "', but this page has no workbench to "
-                                   "report it (drop {when=...}, or place a "
-                                   "::: {.workbench name=NAME} div)");
-    } else {
-      diags.add(ch.at(e.line), "unknown workbench event '" + e.name +
-                                   "' in an experiment step (the " +
-                                   joined(page_names) + " workbench reports: " +
-                                   joined(events) + ")");
-    }
-  }
-}
-
-void check_required(const Chapter& ch, const std::vector<std::string>& require,
-                    Diagnostics& diags) {
-  auto has = [&](const char* kind) {
-    for (const auto& c : ch.checkpoints) {
-      if (c.kind == kind) return true;
-    }
-    return false;
-  };
-  auto need = [&](std::initializer_list<const char*> kinds, const char* what,
-                  const char* section) {
-    std::string missing;
-    for (const char* k : kinds) {
-      if (!has(k)) missing += missing.empty() ? k : std::string(", ") + k;
-    }
-    if (missing.empty()) return;
-    diags.add(ch.at(1), std::string("book/book.yaml requires ") + what +
-                            " in every chapter; this one lacks " + missing +
-                            " (chapters/README.md, \"" + section + "\")");
-  };
-  for (const auto& r : require) {
-    if (r == "checkpoints") {
-      need({"predict", "experiment", "implement", "explain"},
-           "the four learner checkpoints", "Learner checkpoints");
-    } else if (r == "chapter-end") {
-      need({"self-check", "failure-modes"},
-           "self-check questions and failure modes",
-           "The end of a chapter: self-check questions and failure modes");
-    }
-  }
-}
-
-std::string ending_kind(const Json& attr) {
-  for (const char* k : {"self-check", "failure-modes"}) {
-    if (attr_has_class(attr, k)) return k;
-  }
-  return {};
-}
-
-namespace {
-
 // The one list of a self-check or failure-modes div, or null when it has
 // none or more than one (reported).
 const Json* ending_list(Chapter& ch, Diagnostics& diags, const Json& content,
@@ -200,9 +94,12 @@ const Json* ending_list(Chapter& ch, Diagnostics& diags, const Json& content,
   const Json* list = nullptr;
   int lists = 0;
   for (const auto& b : content) {
-    if (b["t"] == "OrderedList" || b["t"] == "BulletList") {
+    // The type as a string: comparing the Json with a char* here trips
+    // GCC 12's false -Warray-bounds at -O3 (tool-release-warnings).
+    const std::string& t = b["t"].get_ref<const std::string&>();
+    if (t == "OrderedList" || t == "BulletList") {
       ++lists;
-      if (b["t"] == list_type) list = &b;
+      if (t == list_type) list = &b;
     }
   }
   const bool ordered = std::string(list_type) == "OrderedList";
@@ -314,97 +211,6 @@ void check_checkpoints(const Chapter& ch, Diagnostics& diags) {
                   (self_check ? "a '::: failure-modes' list"
                               : "'::: self-check' questions"));
   }
-}
-
-}  // namespace litbook
-
-namespace litbook {
-
-using book::escape_markup;
-
-namespace {
-
-struct KindInfo {
-  const char* kind;
-  const char* title;
-  const char* answer_label;  ///< summary of the collapsed answer
-};
-
-constexpr std::array<KindInfo, 4> kKinds = {{
-    {"predict", "Predict first", "The demo's answer"},
-    {"experiment", "Experiment", ""},
-    {"implement", "Implement", ""},
-    {"explain", "Explain", "A model answer"},
-}};
-
-}  // namespace
-
-std::string checkpoint_html(HtmlWriter& w, const Checkpoint& checkpoint,
-                            const Json& content) {
-  const std::string& kind = checkpoint.kind;
-  std::size_t number = 0;
-  while (number + 1 < kKinds.size() && kKinds[number].kind != kind) ++number;
-  const KindInfo& info = kKinds[number];
-  std::string body, answer;
-  for (const auto& b : content) {
-    if (is_answer(b)) {
-      answer += w.blocks(b["c"][1]);
-    } else {
-      body += w.blocks(Json::array({b}));
-    }
-  }
-  // Predict keeps the class of the "Predict first" box it grew from.
-  const std::string cls = kind == "predict" ? "prediction" : kind;
-  std::string out = "<div class=\"callout " + cls + " checkpoint\" "
-                    "data-checkpoint=\"" + kind + "\" role=\"note\">"
-                    "<p class=\"callout-title\">" + info.title +
-                    " <span class=\"checkpoint-number\">(checkpoint " +
-                    std::to_string(number + 1) + " of 4)</span></p>\n" + body;
-  if (checkpoint.tests) {
-    out += "<p class=\"exercise-tests\">Run its tests: <code>" +
-           escape_markup(*checkpoint.tests) + "</code></p>\n";
-  }
-  if (kind != "experiment") {
-    out += "<div class=\"checkpoint-entry\" data-entry=\"" + kind +
-           "\"></div>\n";
-  }
-  if (!answer.empty()) {
-    out += "<details class=\"answer checkpoint-answer\"><summary>" +
-           std::string(info.answer_label) + "</summary>\n" + answer +
-           "</details>\n";
-  }
-  return out + "</div>\n";
-}
-
-std::string ending_html(HtmlWriter& w, const std::string& kind,
-                        const Json& content) {
-  const bool self_check = kind == "self-check";
-  std::string out = std::string("<div class=\"callout ") + kind +
-                    "\" role=\"note\"><p class=\"callout-title\">" +
-                    (self_check ? "Check yourself" : "Common failure modes") +
-                    "</p>\n";
-  for (const auto& b : content) {
-    if (!self_check || b["t"] != "OrderedList") {
-      out += w.blocks(Json::array({b}));
-      continue;
-    }
-    // Each question with its answer collapsed under it.
-    out += "<ol class=\"self-check-list\">\n";
-    for (const auto& item : b["c"][1]) {
-      out += "<li>";
-      for (const auto& part : item) {
-        if (is_answer(part)) {
-          out += "<details class=\"answer\"><summary>Answer</summary>\n" +
-                 w.blocks(part["c"][1]) + "</details>\n";
-        } else {
-          out += w.blocks(Json::array({part}));
-        }
-      }
-      out += "</li>\n";
-    }
-    out += "</ol>\n";
-  }
-  return out + "</div>\n";
 }
 
 }  // namespace litbook

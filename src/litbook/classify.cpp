@@ -1,7 +1,5 @@
 #include "classify.hpp"
 
-#include "checkpoint.hpp"
-
 namespace litbook {
 
 namespace {
@@ -35,6 +33,23 @@ DivClass classify_div(const Json& attr, const Json& content) {
   }
   if (attr_has_class(attr, "workbench")) return {DivKind::Workbench, "", "", false};
   if (attr_has_class(attr, "exercise")) return {DivKind::Exercise, "", "", false};
+  return {};
+}
+
+std::string checkpoint_kind(const Json& attr, const Json& content) {
+  if (attr_has_class(attr, "prediction")) {
+    return has_answer(content) ? "predict" : "";
+  }
+  for (const char* k : {"experiment", "implement", "explain"}) {
+    if (attr_has_class(attr, k)) return k;
+  }
+  return {};
+}
+
+std::string ending_kind(const Json& attr) {
+  for (const char* k : {"self-check", "failure-modes"}) {
+    if (attr_has_class(attr, k)) return k;
+  }
   return {};
 }
 

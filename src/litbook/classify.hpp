@@ -36,6 +36,16 @@ struct DivClass {
 /// precedence: a div with both a table and a caption is a placement.
 DivClass classify_div(const Json& attr, const Json& content);
 
+/// The checkpoint a div declares: "predict" (a `prediction` holding an
+/// `answer`), "experiment", "implement" or "explain"; empty for any other.
+std::string checkpoint_kind(const Json& attr, const Json& content);
+
+/// The block a chapter ends with that a div declares: "self-check" (a
+/// numbered list of questions, each with its `answer`) or "failure-modes"
+/// (a bulleted list, each item opening with the mode's name in bold);
+/// empty for any other div.
+std::string ending_kind(const Json& attr);
+
 enum class CodeKind {
   Output,        ///< the chapter's `{.output}` block
   Region,        ///< a code region the book shows (region, fill, revise, file)

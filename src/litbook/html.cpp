@@ -1,6 +1,5 @@
 #include "html.hpp"
 
-#include "checkpoint.hpp"
 #include "classify.hpp"
 
 #include <algorithm>

@@ -79,6 +79,18 @@ private:
   std::vector<std::string> notes_;
 };
 
+/// The HTML of a checkpoint div. The page reads as plain text without
+/// JavaScript (the question, the steps, the answer collapsed); book.js's
+/// progress code adds the fields and boxes into the empty entry slots.
+/// Its kind and tests as the model read them.
+std::string checkpoint_html(HtmlWriter& w, const Checkpoint& checkpoint,
+                            const Json& content);
+
+/// The HTML of a self-check or failure-modes div: a callout, the answers
+/// collapsed under their questions.
+std::string ending_html(HtmlWriter& w, const std::string& kind,
+                        const Json& content);
+
 /// A simple line diff (longest common subsequence) in unified style.
 std::string line_diff(const std::string& before, const std::string& after);
 

@@ -10,7 +10,6 @@
 #include "api.hpp"
 #include "book.hpp"
 #include "check.hpp"
-#include "checkpoint.hpp"
 #include "demo.hpp"
 #include "render.hpp"
 #include "search.hpp"

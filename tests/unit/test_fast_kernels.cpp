@@ -1,7 +1,7 @@
 // Tests for chapter fast-kernels: every revised kernel (to_vector, zip,
-// map, the reductions, matmul, the softmax rows) against a plain loop or
-// the composed operations written here, which do the simple code's arithmetic in the simple code's order, compared
-// bitwise on odd shapes and on views with offsets and strides; the same
+// map, the reductions, matmul, the softmax rows) against a plain loop
+// or the composed operations written here, which do the simple code's
+// arithmetic in the simple code's order, compared bitwise on odd shapes and on views with offsets and strides; the same
 // bits on 1, 2 and 3 threads; the thread setting's checks; and a tape
 // that does not grow with the number of steps.
 #include <catch2/catch.hpp>

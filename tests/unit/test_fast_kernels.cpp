@@ -1,7 +1,7 @@
 // Tests for chapter fast-kernels: every revised kernel (to_vector, zip,
-// map, the reductions, matmul) against a plain loop written here that
-// does the simple code's arithmetic in the simple code's order, compared
-// bitwise on odd shapes and on views with offsets and strides; the same
+// map, the reductions, matmul, the softmax rows) against a plain loop
+// or the composed operations written here, which do the simple code's
+// arithmetic in the simple code's order, compared bitwise on odd shapes and on views with offsets and strides; the same
 // bits on 1, 2 and 3 threads; the thread setting's checks; and a tape
 // that does not grow with the number of steps.
 #include <catch2/catch.hpp>
@@ -20,9 +20,11 @@
 #include "llm/error.hpp"
 #include "llm/layers.hpp"
 #include "llm/matmul.hpp"
+#include "llm/model_ops.hpp"
 #include "llm/ops.hpp"
 #include "llm/params.hpp"
 #include "llm/random.hpp"
+#include "llm/softmax.hpp"
 #include "llm/tensor.hpp"
 #include "llm/threads.hpp"
 
@@ -550,4 +552,106 @@ TEST_CASE("AdamW writes a row-major parameter through its buffer, at an "
   const Tensor view = w.transpose(0, 1).contiguous().transpose(0, 1);
   REQUIRE_FALSE(view.is_contiguous());
   CHECK(same_bits(run(view), want));
+}
+
+namespace {
+
+// Scores with the cases a row kernel must keep: causal -inf runs, a
+// row of -inf only, +inf and NaN. [5, 7, 33] as a view with an offset
+// (slice) and gaps, so that the kernels read a row-major copy.
+Tensor softmax_cases() {
+  const Tensor base = noise({5, 9, 40}, 50);
+  std::vector<double> v = base.to_vector();
+  for (std::size_t n = 0; n < v.size(); ++n) {
+    const std::size_t i = n / 40 % 9, c = n % 40;
+    if (c > 3 + 4 * i) v[n] = -INFINITY;  // a causal mask, 4 keys a row
+  }
+  for (std::size_t c = 0; c < 40; ++c) v[2 * 40 + c] = -INFINITY;
+  v[3 * 40 + 10] = INFINITY;
+  v[4 * 40 + 7] = NAN;
+  return Tensor(base.shape(), std::move(v)).slice(1, 1, 8).slice(2, 3, 36);
+}
+
+// The simple versions: the whole-tensor operations the stable-softmax
+// and model-op-gradients chapters compose, along the last axis.
+Tensor simple_softmax(const Tensor& x) {
+  const std::size_t a = x.rank() - 1;
+  const Tensor e = llm::map(llm::sub(x, llm::max(x, a)),
+                            [](double v) { return std::exp(v); });
+  return llm::div(e, llm::sum(e, a));
+}
+
+Tensor simple_log_softmax(const Tensor& x) {
+  const std::size_t a = x.rank() - 1;
+  const Tensor z = llm::sub(x, llm::max(x, a));
+  const Tensor s = llm::sum(llm::map(z, [](double v) { return std::exp(v); }),
+                            a);
+  return llm::sub(z, llm::map(s, [](double v) { return std::log(v); }));
+}
+
+}  // namespace
+
+TEST_CASE("softmax and log_softmax by rows equal the composed operations "
+          "bitwise, masked keys included", "[ch27][fast-kernels]") {
+  const ThreadsReset reset;
+  const Tensor cases = softmax_cases();  // [5, 7, 33], a view
+  REQUIRE(cases.offset() > 0);
+  const std::vector<Tensor> inputs = {
+      cases, cases.transpose(1, 2), noise({1}, 51), noise({7}, 52),
+      noise({65, 1}, 53), noise({3, 65}, 54), noise({2, 33, 7}, 55),
+      noise({3, 129, 97}, 56)};  // the last above kParallelWork
+  for (std::size_t threads : {1, 2, 3}) {
+    llm::set_threads(threads);
+    for (const Tensor& x : inputs) {
+      CHECK(same_bits(llm::softmax(x).to_vector(),
+                      simple_softmax(x).to_vector()));
+      CHECK(same_bits(llm::log_softmax(x).to_vector(),
+                      simple_log_softmax(x).to_vector()));
+    }
+  }
+  // Half of a causal row's exps are skipped; they were exactly +0.
+  const Vec p = llm::softmax(cases).to_vector();
+  CHECK(p[32] == 0.0);
+  CHECK_FALSE(std::signbit(p[32]));
+  CHECK_THROWS_AS(llm::softmax(Tensor({3, 0})), llm::ShapeError);
+}
+
+TEST_CASE("softmax and log_softmax backward by rows equal the composed "
+          "operations bitwise", "[ch27][fast-kernels]") {
+  const ThreadsReset reset;
+  const std::vector<Shape> shapes = {{1}, {7}, {65, 1}, {3, 65}, {2, 33, 7},
+                                     {3, 129, 97}};
+  for (std::size_t threads : {1, 2, 3}) {
+    llm::set_threads(threads);
+    for (std::size_t i = 0; i < shapes.size(); ++i) {
+      const Shape& s = shapes[i];
+      const Tensor x = noise(s, 60 + i);
+      // The incoming gradient as a view with an offset and gaps.
+      Shape wide = s;
+      wide.back() += 2;
+      const Tensor g = noise(wide, 70 + i).slice(s.size() - 1, 1,
+                                                 s.back() + 1);
+      const std::size_t a = s.size() - 1;
+      llm::Tape tape;
+      const llm::Var xs = tape.leaf(x);
+      const llm::Var p = llm::softmax(xs);
+      tape.backward(p, g);
+      // p * (g - sum(g p)), as the self-attention chapter wrote it.
+      const Tensor pv = p.value();
+      const Tensor want_s = llm::mul(
+          pv, llm::sub(g, llm::sum(llm::mul(g, pv), a)));
+      CHECK(same_bits(xs.grad().to_vector(), want_s.to_vector()));
+
+      llm::Tape tape2;
+      const llm::Var xl = tape2.leaf(x);
+      const llm::Var y = llm::log_softmax(xl);
+      tape2.backward(y, g);
+      // g - exp(y) * sum(g), as the model-op-gradients chapter wrote it.
+      const Tensor ey = llm::map(y.value(), [](double v) {
+        return std::exp(v);
+      });
+      const Tensor want_l = llm::sub(g, llm::mul(ey, llm::sum(g, a)));
+      CHECK(same_bits(xl.grad().to_vector(), want_l.to_vector()));
+    }
+  }
 }

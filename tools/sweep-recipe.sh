@@ -3,7 +3,7 @@
 # models with the build's tinyllm on both cores, scores each on the whole
 # validation split (`tinyllm eval --split validation`), and scores on the
 # test split only the run that validation chose, plus that recipe again
-# with two more seeds for its spread.
+# with four more seeds for its spread.
 #
 # Each candidate is a size and a number of steps, chosen so that the runs
 # take about the same time on this project's two-core machine (the wall
@@ -19,9 +19,10 @@
 #             chapter 29's figure (about half an hour on two idle cores)
 #   speed     CPU seconds per training step of each candidate on one
 #             thread (41 steps minus 1 step, so the set-up cancels), twice
-#   seeds     the chosen recipe (tinyllm train's defaults) with seeds 29,
-#             30 and 31: test bits per byte, their mean and standard
-#             deviation
+#   seeds     the chosen recipe (tinyllm train's defaults) with seeds 29
+#             to 33: validation and test bits per byte, their mean
+#             and standard deviation; seed 29 must score exactly as the
+#             build's checkpoint, since it is the training chapter's run
 # Takes about 4 minutes per run on two idle cores. Writes its checkpoints
 # to a temporary directory that it removes.
 set -euo pipefail
@@ -112,11 +113,21 @@ fi
 if [[ $what != sizes ]]; then
   echo "== seeds: tinyllm train's defaults (the book's recipe)"
   scores=()
-  for seed in 29 30 31; do
+  for seed in 29 30 31 32 33; do
     run "s$seed" --seed "$seed"
     scores+=("$(bpb test "$out/s$seed.ckpt")")
     echo "     test ${scores[-1]}"
   done
+  # Seed 29 is the training chapter's run: the same weights, batches and
+  # steps, so its test score must be the build's checkpoint's, every digit.
+  book=build/out/34-end-to-end/artifacts/tinyllm.ckpt
+  if [[ -f $book ]]; then
+    want=$(bpb test "$book")
+    [[ ${scores[0]} == "$want" ]] ||
+      { echo "seed 29 gives ${scores[0]}, the build's checkpoint $want:" \
+             "tinyllm train's defaults are not the book's run" >&2; exit 1; }
+    echo "     seed 29 is the build's model (test $want, every digit)"
+  fi
   printf '%s\n' "${scores[@]}" | awk '
     { x[NR] = $1; s += $1 }
     END { m = s / NR; for (i = 1; i <= NR; ++i) v += (x[i] - m) ^ 2

@@ -61,6 +61,17 @@ int attr_line(const Json& attr) {
   return r ? r->line : 0;
 }
 
+OwnAttr own_attr(const Json& attr) {
+  OwnAttr own{attr[0].get<std::string>(), {}, {}};
+  for (const auto& c : attr[1]) own.classes.push_back(c.get<std::string>());
+  for (const auto& kv : attr[2]) {
+    if (kv[0] == "data-pos") continue;
+    own.attributes.emplace_back(kv[0].get<std::string>(),
+                                kv[1].get<std::string>());
+  }
+  return own;
+}
+
 namespace {
 
 // The entry of `items` whose construct opens at `line`, or null.

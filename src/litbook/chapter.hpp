@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -211,6 +212,17 @@ std::optional<std::string> attr_get(const Json& attr, std::string_view key);
 bool attr_has_class(const Json& attr, std::string_view cls);
 /// The line a block's or span's `data-pos` starts at, or 0 without one.
 int attr_line(const Json& attr);
+
+/// An element's own id, classes and attributes as the author wrote them,
+/// without the `data-pos` Pandoc adds: what a page writes back out the
+/// way Pandoc's html5 writer does. Read in one place, so the writer never
+/// reads a Pandoc Attr itself.
+struct OwnAttr {
+  std::string id;
+  std::vector<std::string> classes;
+  std::vector<std::pair<std::string, std::string>> attributes;
+};
+OwnAttr own_attr(const Json& attr);
 
 /// The serialised forms `litbook parse` writes.
 Json regions_to_json(const Chapter& ch);

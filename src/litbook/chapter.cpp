@@ -101,6 +101,11 @@ const NameAt* Chapter::workbench_at(int line) const {
   return at_line(workbenches, line);
 }
 
+const DivClass* Chapter::div_at(int line) const {
+  const DivAt* d = at_line(divs, line);
+  return d ? &d->what : nullptr;
+}
+
 namespace {
 
 bool only_position(const Json& attr) {

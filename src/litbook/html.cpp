@@ -86,6 +86,28 @@ std::string joined_classes(std::string first,
   return first;
 }
 
+// A div's class as the model read it, found by the line of its fence; a
+// div the model does not have is plain. A writer without a chapter (the
+// writer tested alone) has no model: it classifies the div itself.
+DivClass div_class(const Chapter* ch, const Json& attr, const Json& content) {
+  if (!ch) return classify_div(attr, content);
+  const DivClass* what = ch->div_at(attr_line(attr));
+  return what ? *what : DivClass{};
+}
+
+// A code block's kind as the model read it: the chapter's output block,
+// a region (shown or hidden) or an ordinary block, found by the line of
+// its fence. The writer tested alone classifies the block itself.
+CodeKind code_kind(const Chapter* ch, const Json& attr) {
+  if (!ch) return classify_code_block(attr);
+  const int line = attr_line(attr);
+  if (ch->output && ch->output->open_line == line) return CodeKind::Output;
+  if (const Region* r = ch->region_at(line)) {
+    return r->hidden ? CodeKind::HiddenRegion : CodeKind::Region;
+  }
+  return CodeKind::Plain;
+}
+
 }  // namespace
 
 // The element's own id, classes and attributes (own_attr), as Pandoc's
@@ -294,7 +316,7 @@ std::string HtmlWriter::link(const Json& node) {
 std::string HtmlWriter::code_block(const Json& node) {
   const Json& attr = node["c"][0];
   std::string code = str(node["c"][1]);
-  const CodeKind kind = classify_code_block(attr);
+  const CodeKind kind = code_kind(ctx_.chapter, attr);
   if (kind == CodeKind::Output) {
     const std::string stem = ctx_.chapter ? ctx_.chapter->stem : "";
     return "<figure class=\"output\"><figcaption>Output of <code>demos/" +
@@ -513,7 +535,7 @@ std::string HtmlWriter::exercise_div(const Numbered& n, const Json& content) {
 std::string HtmlWriter::div(const Json& node) {
   const Json& attr = node["c"][0];
   const Json& content = node["c"][1];
-  const DivClass what = classify_div(attr, content);
+  const DivClass what = div_class(ctx_.chapter, attr, content);
   switch (what.kind) {
     case DivKind::Placement:
       return what.figure ? figure_div(what.name, attr, content)

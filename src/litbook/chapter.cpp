@@ -61,6 +61,17 @@ int attr_line(const Json& attr) {
   return r ? r->line : 0;
 }
 
+OwnAttr own_attr(const Json& attr) {
+  OwnAttr own{attr[0].get<std::string>(), {}, {}};
+  for (const auto& c : attr[1]) own.classes.push_back(c.get<std::string>());
+  for (const auto& kv : attr[2]) {
+    if (kv[0] == "data-pos") continue;
+    own.attributes.emplace_back(kv[0].get<std::string>(),
+                                kv[1].get<std::string>());
+  }
+  return own;
+}
+
 namespace {
 
 // The entry of `items` whose construct opens at `line`, or null.
@@ -88,6 +99,11 @@ const Checkpoint* Chapter::checkpoint_at(int line) const {
 
 const NameAt* Chapter::workbench_at(int line) const {
   return at_line(workbenches, line);
+}
+
+const DivClass* Chapter::div_at(int line) const {
+  const DivAt* d = at_line(divs, line);
+  return d ? &d->what : nullptr;
 }
 
 namespace {

@@ -11,6 +11,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "util.hpp"
@@ -127,6 +128,36 @@ struct UnboundNumber {
   int line = 0;
 };
 
+/// What a div is, as classify_div (classify.hpp) decides it. The model
+/// keeps each div's class, so that the writer does not decide it again.
+enum class DivKind {
+  Placement,   ///< `::: {table=NAME}` or `::: {figure=NAME}`
+  Caption,     ///< `::: {caption="..."}` around a Markdown table
+  Checkpoint,  ///< predict, experiment, implement or explain
+  Ending,      ///< self-check or failure-modes
+  Callout,     ///< prediction (without an answer), misconception, note
+  Workbench,   ///< `::: {.workbench name=NAME}`
+  Exercise,    ///< `::: {.exercise}` holding an answer
+  Plain,       ///< any other div, written as Pandoc writes it
+};
+
+/// A div's kind and what the kind needs from its attributes.
+struct DivClass {
+  DivKind kind = DivKind::Plain;
+  /// Placement: the table's or figure's name; Caption: the caption;
+  /// Checkpoint and Ending: the kind ("predict", "self-check", ...);
+  /// Callout: its class.
+  std::string name;
+  std::string title;    ///< Callout: the heading the page shows
+  bool figure = false;  ///< Placement: a figure rather than a table
+};
+
+/// A div's class, at the line of its opening fence.
+struct DivAt {
+  int line = 0;
+  DivClass what;
+};
+
 struct Chapter {
   fs::path path;          ///< chapters/NN-slug.md
   std::string display;    ///< path as shown in diagnostics
@@ -150,6 +181,7 @@ struct Chapter {
   std::vector<Numbered> numbered;  ///< figures, tables, exercises in order
   std::vector<Checkpoint> checkpoints;
   std::vector<NameAt> workbenches;  ///< the workbench divs, in order
+  std::vector<DivAt> divs;  ///< every div extract walked, classified
   std::vector<NameAt> step_events;  ///< every experiment step's `when`
   std::vector<UnboundNumber> unbound;
   std::vector<UnboundNumber> stray_tex;  ///< "$" or "\cmd" outside math
@@ -171,6 +203,8 @@ struct Chapter {
   const NameAt* workbench_at(int line) const;
   /// The checkpoint (or chapter-end block) whose div opens at `line`.
   const Checkpoint* checkpoint_at(int line) const;
+  /// The class of the div that opens at `line`, or nullptr.
+  const DivClass* div_at(int line) const;
 };
 
 /// Runs Pandoc on a chapter and returns the simplified document
@@ -211,6 +245,17 @@ std::optional<std::string> attr_get(const Json& attr, std::string_view key);
 bool attr_has_class(const Json& attr, std::string_view cls);
 /// The line a block's or span's `data-pos` starts at, or 0 without one.
 int attr_line(const Json& attr);
+
+/// An element's own id, classes and attributes as the author wrote them,
+/// without the `data-pos` Pandoc adds: what a page writes back out the
+/// way Pandoc's html5 writer does. Read in one place, so the writer never
+/// reads a Pandoc Attr itself.
+struct OwnAttr {
+  std::string id;
+  std::vector<std::string> classes;
+  std::vector<std::pair<std::string, std::string>> attributes;
+};
+OwnAttr own_attr(const Json& attr);
 
 /// The serialised forms `litbook parse` writes.
 Json regions_to_json(const Chapter& ch);

@@ -1,7 +1,10 @@
 // What each fenced block of a chapter is, decided in one place. Extract
-// (whose model check, tangle and search read) and the HTML writer both
-// dispatch on these functions, so a block that check reads as one kind is
-// rendered as that same kind: the two cannot drift apart.
+// (whose model check, tangle and search read) dispatches on these
+// functions and keeps what it decided in the model (Chapter::divs,
+// regions, output); the HTML writer renders from the model, so a block
+// that check reads as one kind is rendered as that same kind: the two
+// cannot drift apart. Only a writer without a chapter (tested alone)
+// classifies for itself.
 #pragma once
 
 #include <string>
@@ -9,28 +12,6 @@
 #include "chapter.hpp"
 
 namespace litbook {
-
-enum class DivKind {
-  Placement,   ///< `::: {table=NAME}` or `::: {figure=NAME}`
-  Caption,     ///< `::: {caption="..."}` around a Markdown table
-  Checkpoint,  ///< predict, experiment, implement or explain
-  Ending,      ///< self-check or failure-modes
-  Callout,     ///< prediction (without an answer), misconception, note
-  Workbench,   ///< `::: {.workbench name=NAME}`
-  Exercise,    ///< `::: {.exercise}` holding an answer
-  Plain,       ///< any other div, written as Pandoc writes it
-};
-
-/// A div's kind and what the kind needs from its attributes.
-struct DivClass {
-  DivKind kind = DivKind::Plain;
-  /// Placement: the table's or figure's name; Caption: the caption;
-  /// Checkpoint and Ending: the kind ("predict", "self-check", ...);
-  /// Callout: its class.
-  std::string name;
-  std::string title;    ///< Callout: the heading the page shows
-  bool figure = false;  ///< Placement: a figure rather than a table
-};
 
 /// Classifies a div from its attributes and content. The order is the
 /// precedence: a div with both a table and a caption is a placement.

@@ -229,6 +229,7 @@ struct Walker {
     const Json& content = node["c"][1];
     const int line = attr_line(attr);
     const DivClass what = classify_div(attr, content);
+    ch.divs.push_back({line, what});
     switch (what.kind) {
       case DivKind::Placement:
         placement(attr, what, content, line);

@@ -72,29 +72,57 @@ bool is_html5_attribute(const std::string& key) {
 }
 
 // ` id="ID"` for an element the author gave an id, or nothing.
-std::string id_attr(const Json& attr) {
-  const std::string& id = attr[0].get_ref<const std::string&>();
+std::string id_attr(const std::string& id) {
   return id.empty() ? "" : " id=\"" + escape_markup(id) + "\"";
+}
+
+// The classes after `first` (the writer's own, if any), space-separated.
+std::string joined_classes(std::string first,
+                           const std::vector<std::string>& classes) {
+  for (const std::string& c : classes) {
+    if (!first.empty()) first += ' ';
+    first += c;
+  }
+  return first;
+}
+
+// A div's class as the model read it, found by the line of its fence; a
+// div the model does not have is plain. A writer without a chapter (the
+// writer tested alone) has no model: it classifies the div itself.
+DivClass div_class(const Chapter* ch, const Json& attr, const Json& content) {
+  if (!ch) return classify_div(attr, content);
+  const DivClass* what = ch->div_at(attr_line(attr));
+  return what ? *what : DivClass{};
+}
+
+// A code block's kind as the model read it: the chapter's output block,
+// a region (shown or hidden) or an ordinary block, found by the line of
+// its fence. The writer tested alone classifies the block itself.
+CodeKind code_kind(const Chapter* ch, const Json& attr) {
+  if (!ch) return classify_code_block(attr);
+  const int line = attr_line(attr);
+  if (ch->output && ch->output->open_line == line) return CodeKind::Output;
+  if (const Region* r = ch->region_at(line)) {
+    return r->hidden ? CodeKind::HiddenRegion : CodeKind::Region;
+  }
+  return CodeKind::Plain;
 }
 
 }  // namespace
 
+// The element's own id, classes and attributes (own_attr), as Pandoc's
+// html5 writer writes them; `extra` goes before the author's classes.
 std::string HtmlWriter::attrs(const Json& attr, std::string extra) const {
-  std::string out = id_attr(attr);
-  std::string classes = std::move(extra);
-  for (const auto& c : attr[1]) {
-    if (!classes.empty()) classes += ' ';
-    classes += str(c);
-  }
+  const OwnAttr own = own_attr(attr);
+  std::string out = id_attr(own.id);
+  const std::string classes = joined_classes(std::move(extra), own.classes);
   if (!classes.empty()) out += " class=\"" + escape_markup(classes) + "\"";
-  for (const auto& kv : attr[2]) {
-    std::string key = str(kv[0]);
-    if (key == "data-pos") continue;
+  for (auto [key, value] : own.attributes) {
     if (!is_html5_attribute(key)) key.insert(0, "data-");
     out += ' ';
     out += escape_markup(key);
     out += "=\"";
-    out += escape_markup(str(kv[1]));
+    out += escape_markup(value);
     out += '"';
   }
   return out;
@@ -223,9 +251,11 @@ std::string HtmlWriter::span(const Json& node) {
     return "<span class=\"checked-value\" title=\"checked against the demo's "
            "value " + escape_markup(what.name) + "\">" + inlines(content) + "</span>";
   }
-  bool plain = attr[0].get_ref<const std::string&>().empty();
-  for (const auto& cls : attr[1]) plain = plain && cls == "lit";
-  for (const auto& kv : attr[2]) plain = plain && kv[0] == "data-pos";
+  // A position wrapper, or a `.lit` marker and nothing of the author's
+  // beside it, is only its content.
+  const OwnAttr own = own_attr(attr);
+  bool plain = own.id.empty() && own.attributes.empty();
+  for (const std::string& cls : own.classes) plain = plain && cls == "lit";
   if (plain) return inlines(content);
   return "<span" + attrs(attr) + ">" + inlines(content) + "</span>";
 }
@@ -286,7 +316,7 @@ std::string HtmlWriter::link(const Json& node) {
 std::string HtmlWriter::code_block(const Json& node) {
   const Json& attr = node["c"][0];
   std::string code = str(node["c"][1]);
-  const CodeKind kind = classify_code_block(attr);
+  const CodeKind kind = code_kind(ctx_.chapter, attr);
   if (kind == CodeKind::Output) {
     const std::string stem = ctx_.chapter ? ctx_.chapter->stem : "";
     return "<figure class=\"output\"><figcaption>Output of <code>demos/" +
@@ -306,10 +336,10 @@ std::string HtmlWriter::code_block(const Json& node) {
   // An ordinary block, written as Pandoc writes it: highlighted languages
   // in a div.sourceCode carrying the block's id, others as a plain <pre>
   // with the block's id, classes and attributes.
-  std::string lang = attr[1].empty() ? "" : str(attr[1][0]);
-  const std::string& id = attr[0].get_ref<const std::string&>();
+  const OwnAttr own = own_attr(attr);
+  const std::string lang = own.classes.empty() ? "" : own.classes[0];
   if (ctx_.highlights && ctx_.highlights(lang)) {
-    return ctx_.highlight(lang, code, id) + "\n";
+    return ctx_.highlight(lang, code, own.id) + "\n";
   }
   return "<pre" + attrs(attr) + "><code>" + escape_markup(code) +
          "</code></pre>\n";
@@ -452,11 +482,8 @@ std::string HtmlWriter::workbench_div(const NameAt& wb, const Json& attr,
   const std::string dir = "workbench/";
   const std::string& name = wb.name;
   const std::string& id = wb.anchor;
-  std::string classes;  // the author's, as written
-  for (const auto& c : attr[1]) {
-    if (!classes.empty()) classes += ' ';
-    classes += str(c);
-  }
+  // The author's classes, as written.
+  const std::string classes = joined_classes("", own_attr(attr).classes);
   std::string out = "<link rel=\"stylesheet\" href=\"";
   out += dir;
   out += "workbench.css\">\n<section id=\"";
@@ -508,7 +535,7 @@ std::string HtmlWriter::exercise_div(const Numbered& n, const Json& content) {
 std::string HtmlWriter::div(const Json& node) {
   const Json& attr = node["c"][0];
   const Json& content = node["c"][1];
-  const DivClass what = classify_div(attr, content);
+  const DivClass what = div_class(ctx_.chapter, attr, content);
   switch (what.kind) {
     case DivKind::Placement:
       return what.figure ? figure_div(what.name, attr, content)
@@ -524,7 +551,7 @@ std::string HtmlWriter::div(const Json& node) {
       return ending_html(*this, what.name, content);
     case DivKind::Callout:
       // A note in the flow of the text, not a landmark: a page has many.
-      return "<div" + id_attr(attr) + " class=\"callout " + what.name +
+      return "<div" + id_attr(own_attr(attr).id) + " class=\"callout " + what.name +
              "\" role=\"note\"><p class=\"callout-title\">" + what.title +
              "</p>\n" + blocks(content) + "</div>\n";
     // A writer without a chapter (the writer tested alone) has no model

@@ -7,8 +7,11 @@
 // a listing's Region, an item's number (with an exercise's title and
 // tests), a workbench and a checkpoint (with its tests) in the model by
 // the line of the block's fence (attr_line; Chapter::region_at,
-// numbered_at, workbench_at, checkpoint_at), so it
-// neither re-reads their attributes nor counts along with extract.
+// numbered_at, workbench_at, checkpoint_at), and so each div's class
+// (div_at) and each code block's kind (the output block, region_at), so
+// it neither re-reads their attributes, re-classifies them, nor counts
+// along with extract. An element's own id, classes and attributes it
+// writes back out as Pandoc does, from own_attr.
 #pragma once
 
 #include <functional>

@@ -3076,6 +3076,29 @@ TEST_CASE("a region's language is read once, by the model, and the page "
                                           "text-model"});
 }
 
+TEST_CASE("a div's class and a code block's kind are the model's, found "
+          "by the line of their fence", "[tool][extract][render]") {
+  Project p;
+  p.chapter("01-alpha", "::: note\nSee.\n:::\n\n```{.output}\nx=1\n```\n");
+  litbook::Chapter ch =
+      litbook::load_chapter(p.dir() / "chapters" / "01-alpha.md");
+  REQUIRE(ch.divs.size() == 1);
+  CHECK(ch.div_at(ch.divs[0].line) == &ch.divs[0].what);
+  // With the model's class changed, the page follows it, not the div's
+  // attributes; with no output block in the model, the block is ordinary.
+  ch.divs[0].what.name = "misconception";
+  ch.divs[0].what.title = "Common misconception";
+  ch.output.reset();
+  litbook::HtmlContext ctx;
+  ctx.chapter = &ch;
+  litbook::HtmlWriter w(ctx);
+  const std::string html = w.blocks(ch.blocks);
+  const PageHas has{html};
+  has("<div class=\"callout misconception\" role=\"note\"><p class=\""
+      "callout-title\">Common misconception</p>");
+  has("<pre class=\"output\"><code>x=1</code></pre>");
+}
+
 TEST_CASE("a listing is written from the model's region, found by the "
           "line of its fence", "[tool][extract][render]") {
   Project p;

@@ -20,9 +20,10 @@
 #   speed     CPU seconds per training step of each candidate on one
 #             thread (41 steps minus 1 step, so the set-up cancels), twice
 #   seeds     the chosen recipe (tinyllm train's defaults) with seeds 29
-#             to 33: validation and test bits per byte, their mean
-#             and standard deviation; seed 29 must score exactly as the
-#             build's checkpoint, since it is the training chapter's run
+#             to 33: validation and test bits per byte of each, the
+#             mean and standard deviation of the test scores; seed 29
+#             must score exactly as the build's checkpoint, since it is
+#             the training chapter's run
 # Takes about 4 minutes per run on two idle cores. Writes its checkpoints
 # to a temporary directory that it removes.
 set -euo pipefail
@@ -121,13 +122,14 @@ if [[ $what != sizes ]]; then
   # Seed 29 is the training chapter's run: the same weights, batches and
   # steps, so its test score must be the build's checkpoint's, every digit.
   book=build/out/34-end-to-end/artifacts/tinyllm.ckpt
-  if [[ -f $book ]]; then
-    want=$(bpb test "$book")
-    [[ ${scores[0]} == "$want" ]] ||
-      { echo "seed 29 gives ${scores[0]}, the build's checkpoint $want:" \
-             "tinyllm train's defaults are not the book's run" >&2; exit 1; }
-    echo "     seed 29 is the build's model (test $want, every digit)"
-  fi
+  [[ -f $book ]] ||
+    { echo "sweep-recipe: no $book to compare seed 29 with;" \
+           "build the book first (tools/build-book.sh)" >&2; exit 1; }
+  want=$(bpb test "$book")
+  [[ ${scores[0]} == "$want" ]] ||
+    { echo "seed 29 gives ${scores[0]}, the build's checkpoint $want:" \
+           "tinyllm train's defaults are not the book's run" >&2; exit 1; }
+  echo "     seed 29 is the build's model (test $want, every digit)"
   printf '%s\n' "${scores[@]}" | awk '
     { x[NR] = $1; s += $1 }
     END { m = s / NR; for (i = 1; i <= NR; ++i) v += (x[i] - m) ^ 2

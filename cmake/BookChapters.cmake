@@ -45,32 +45,56 @@ function(book_read_chapters yaml out_var)
   set(${out_var} ${stems} PARENT_SCOPE)
 endfunction()
 
-# Sets `out_var` to the stem of the chapter a unit test file belongs to:
-# the one [chNN] tag its test cases carry.
+# Sets `out_var` to the stem of the chapter a unit test file belongs to.
+# Every test case's tags begin with its chapter's slug, the stem without
+# its number ("[batches-adamw]" while book.yaml lists 19-batches-adamw),
+# and may go on with tags of its own ("[batches-adamw][adamw]"); so a
+# renumbering leaves the test files alone. A test case's tags are the
+# string before its body: `"[...]...") {`. A first tag that is no chapter's
+# slug (a renamed chapter, a missing tag), or a file whose tags name two
+# chapters or none, stops the configure, naming the file.
 function(book_test_chapter file stems out_var)
-  file(STRINGS ${file} tagged REGEX "\\[ch[0-9][0-9]r?\\]")
-  set(numbers "")
-  foreach(line IN LISTS tagged)
-    string(REGEX MATCHALL "\\[ch[0-9][0-9]r?\\]" tags "${line}")
+  set(tag_string "\"(\\[[^]\"]+\\])+\"\\)[ ]*\\{")
+  file(STRINGS ${file} lines REGEX "${tag_string}")
+  set(slugs "")
+  foreach(stem IN LISTS stems)
+    string(REGEX REPLACE "^[0-9][0-9]r?-" "" slug ${stem})
+    list(APPEND slugs ${slug})
+  endforeach()
+  set(found "")
+  foreach(line IN LISTS lines)
+    string(REGEX MATCH "${tag_string}" tags "${line}")
+    string(REGEX MATCHALL "\\[[^]\"]+\\]" tags "${tags}")
+    list(GET tags 0 first)
+    string(REGEX REPLACE "^\\[(.*)\\]$" "\\1" first "${first}")
+    if(NOT first IN_LIST slugs)
+      message(FATAL_ERROR "${file}: a test case's first tag must be its "
+              "chapter's slug, [slug] for a chapter NN-slug of "
+              "book/book.yaml; [${first}] is no chapter's slug (in '${line}')")
+    endif()
     foreach(tag IN LISTS tags)
-      string(REGEX REPLACE "^\\[ch(.*)\\]$" "\\1" n ${tag})
-      list(APPEND numbers ${n})
+      string(REGEX REPLACE "^\\[(.*)\\]$" "\\1" tag "${tag}")
+      if(tag IN_LIST slugs)
+        list(APPEND found ${tag})
+      endif()
     endforeach()
   endforeach()
-  list(REMOVE_DUPLICATES numbers)
-  list(LENGTH numbers count)
+  list(REMOVE_DUPLICATES found)
+  list(LENGTH found count)
   if(NOT count EQUAL 1)
-    message(FATAL_ERROR "${file}: its test cases must carry one chapter tag "
-            "[chNN] (found ${count}: ${numbers})")
+    string(REPLACE ";" "][" named "${count} chapters' tags: [${found}]")
+    if(count EQUAL 0)
+      set(named "no test case with tags \"[...]\") {")
+    endif()
+    message(FATAL_ERROR "${file}: its test cases must carry one chapter's "
+            "slug as their first tag, [slug] for a chapter NN-slug of "
+            "book/book.yaml (found ${named})")
   endif()
   foreach(stem IN LISTS stems)
-    if(stem MATCHES "^${numbers}-")
+    if(stem MATCHES "^[0-9][0-9]r?-${found}$")
       set(${out_var} ${stem} PARENT_SCOPE)
-      return()
     endif()
   endforeach()
-  message(FATAL_ERROR "${file}: tag [ch${numbers}] names no chapter of "
-          "book/book.yaml")
 endfunction()
 
 # ---- names derived from the list ----------------------------------------

@@ -30,7 +30,7 @@ while read -r file chapter; do
   [[ -z "$file" ]] && continue
   if [[ ! "$chapter" > "$stem" ]]; then
     files+="$file;"
-    tag="[ch${chapter%%-*}]"
+    tag="[${chapter#*-}]"  # the slug: 19-batches-adamw -> [batches-adamw]
     [[ ",$tags," == *",$tag,"* ]] || tags+="${tags:+,}$tag"
   fi
 done < "$manifest"

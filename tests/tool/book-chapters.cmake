@@ -139,6 +139,60 @@ file(WRITE ${work}/unknown-slug/book/book.yaml
 file(REMOVE_RECURSE ${work}/unknown-slug/exercises/02-beta)
 derive(unknown-slug "alpha=ch01 beta= exercises=")
 
+# ---- a unit test file names its chapter by slug -------------------------
+# The same test file, tagged [beta], belongs to 03-beta in one book and to
+# 05-beta after a renumbering; a tag that names no chapter of book.yaml
+# (the old [chNN] form, a renamed chapter), a file whose tags name two
+# chapters, and a file without tags stop the configure, naming the file.
+set(unit_text [=[
+TEST_CASE("beta's first case", "[beta]") {
+  CHECK(to_string(v) == "[0]");
+}
+TEST_CASE("beta's second case, whose name is long enough to wrap",
+          "[beta][topic]") {
+  REQUIRE(shape == "[2,3]");
+}
+]=])
+
+# Writes TEXT as the test file ${work}/NAME/test_beta.cpp, runs
+# book_test_chapter on it with the stems of the tiny book BOOK and
+# compares what it prints (the stem, or the error) with `expected`.
+function(test_chapter name book text expected)
+  set(root ${work}/${book})
+  set(file ${work}/${name}/tests/unit/test_beta.cpp)
+  file(WRITE ${file} "${text}")
+  file(WRITE ${work}/${name}.cmake
+       "cmake_minimum_required(VERSION 3.25)\n"
+       "include(${SOURCE}/cmake/BookChapters.cmake)\n"
+       "book_read_chapters(${root}/book/book.yaml stems)\n"
+       "book_test_chapter(${file} \"\${stems}\" stem)\n"
+       "message(\"chapter: \${stem}\")\n")
+  run_and_expect()
+endfunction()
+
+tiny_book(unit-03 01 03 03-beta 01 03)
+test_chapter(unit-03 unit-03 "${unit_text}" "chapter: 03-beta")
+tiny_book(unit-05 01 05 05-beta 01 05)
+test_chapter(unit-05 unit-05 "${unit_text}" "chapter: 05-beta")
+string(REPLACE "[beta]\")" "[ch03]\")" numbered "${unit_text}")
+test_chapter(unit-numbered unit-03 "${numbered}"
+  "test_beta.cpp: a test case's first tag must be its chapter's slug, [slug] for a chapter NN-slug of book/book.yaml; [ch03] is no chapter's slug (in 'TEST_CASE(\"beta's first case\", \"[ch03]\") {')")
+tiny_book(unit-renamed 01 05 05-gamma 01 05)
+file(RENAME ${work}/unit-renamed/chapters/05-beta.md
+     ${work}/unit-renamed/chapters/05-gamma.md)
+file(WRITE ${work}/unit-renamed/book/book.yaml
+     "${head}    chapters:\n      - 01-alpha\n      - 05-gamma\n")
+test_chapter(unit-renamed unit-renamed "${unit_text}"
+  "test_beta.cpp: a test case's first tag must be its chapter's slug, [slug] for a chapter NN-slug of book/book.yaml; [beta] is no chapter's slug")
+string(REPLACE "[beta][topic]" "[alpha]" two "${unit_text}")
+test_chapter(unit-two unit-03 "${two}"
+  "test_beta.cpp: its test cases must carry one chapter's slug as their first tag, [slug] for a chapter NN-slug of book/book.yaml (found 2 chapters' tags: [beta][alpha])")
+string(REPLACE "[beta][topic]" "[beta][alpha]" extra "${unit_text}")
+test_chapter(unit-extra unit-03 "${extra}"
+  "(found 2 chapters' tags: [beta][alpha])")
+test_chapter(unit-untagged unit-03 "int main() {}\n"
+  "test_beta.cpp: its test cases must carry one chapter's slug as their first tag, [slug] for a chapter NN-slug of book/book.yaml (found no test case with tags \"[...]\") {)")
+
 # ---- no chapter number written into the build ---------------------------
 # The build's CMake files name chapters through the list (above); a
 # chapter number or stem written into one of them again, or a slug that

@@ -203,7 +203,7 @@ void require_error_mentions(F call, const std::vector<std::string>& parts) {
 // ---- counts ---------------------------------------------------------------
 
 TEST_CASE("weight count: 2 d_model h d_k + 2 d_model h d_v, by hand",
-          "[ch26r][attention-review]") {
+          "[attention-review]") {
   // d_model 4, h 2, d_k = d_v = 2: four 4x4 matrices, 4 * 16 = 64.
   CHECK(llm::attention_weight_count(4, 2, 2, 2) == 64);
   // d_model 128, h 4, d_k = d_v = 32: 4 * 128 * 128 = 65536.
@@ -222,7 +222,7 @@ TEST_CASE("weight count: 2 d_model h d_k + 2 d_model h d_v, by hand",
 }
 
 TEST_CASE("bias count: 2 h d_k + h d_v + d_model, by hand",
-          "[ch26r][attention-review]") {
+          "[attention-review]") {
   // Square case d_model 4, h 2, d_k = d_v = 2: b_Q 4, b_K 4, b_V 4,
   // b_O 4, so 16 = 4 d_model.
   CHECK(llm::attention_bias_count(4, 2, 2, 2) == 16);
@@ -234,7 +234,7 @@ TEST_CASE("bias count: 2 h d_k + h d_v + d_model, by hand",
 }
 
 TEST_CASE("the registry stores the counted weights and no biases",
-          "[ch26r][attention-review]") {
+          "[attention-review]") {
   for (const std::size_t d : {4u, 8u, 128u}) {
     llm::Parameters p(1);
     llm::add_attention_parameters(
@@ -247,7 +247,7 @@ TEST_CASE("the registry stores the counted weights and no biases",
 // ---- block helpers --------------------------------------------------------
 
 TEST_CASE("take_blocks reorders, repeats and drops blocks of one axis",
-          "[ch26r][attention-review]") {
+          "[attention-review]") {
   // [2, 6] in three column blocks of width 2: A = cols 0-1, B = 2-3,
   // C = 4-5.
   const Tensor x({2, 6}, {0, 1, 2, 3, 4, 5, 10, 11, 12, 13, 14, 15});
@@ -267,7 +267,7 @@ TEST_CASE("take_blocks reorders, repeats and drops blocks of one axis",
 }
 
 TEST_CASE("zero_block zeroes exactly one block and leaves x alone",
-          "[ch26r][attention-review]") {
+          "[attention-review]") {
   const Tensor x({1, 2, 4}, {1, 2, 3, 4, 5, 6, 7, 8});
   const Tensor z = llm::zero_block(x, 2, 2, 1);
   CHECK(z.to_vector() == Values{1, 2, 0, 0, 5, 6, 0, 0});
@@ -276,7 +276,7 @@ TEST_CASE("zero_block zeroes exactly one block and leaves x alone",
 }
 
 TEST_CASE("uniform_causal_probs: 1/(t+1) on visible keys, exact zeros after",
-          "[ch26r][attention-review]") {
+          "[attention-review]") {
   const Tensor u = llm::uniform_causal_probs(3);
   CHECK(u.to_vector() ==
         Values{1, 0, 0, 0.5, 0.5, 0, 1.0 / 3, 1.0 / 3, 1.0 / 3});
@@ -286,7 +286,7 @@ TEST_CASE("uniform_causal_probs: 1/(t+1) on visible keys, exact zeros after",
 
 TEST_CASE("permuting head blocks of W_Q, W_K, W_V and W_O's rows keeps "
           "the output",
-          "[ch26r][attention-review]") {
+          "[attention-review]") {
   const Layer l = test_layer();
   const Plain ref = plain_mha(l.x, kT, kD, kH, l.wq, l.wk, l.wv, l.wo, 10000.0);
   const Plain lib = library_mha(l.x, kT, l.wq, l.wk, l.wv, l.wo, layer);
@@ -356,7 +356,7 @@ Values swap_two(const Values& w, std::size_t d, std::size_t a, std::size_t b,
 
 TEST_CASE("value columns with W_O rows, a common turn of a RoPE pair and "
           "W_Q c, W_K / c leave the output; one side alone does not",
-          "[ch26r][attention-review]") {
+          "[attention-review]") {
   // Each change is applied to the plain-loop reference, so the claim is
   // tested on the formula, not on the library's way of computing it.
   const Layer l = test_layer();
@@ -392,7 +392,7 @@ TEST_CASE("value columns with W_O rows, a common turn of a RoPE pair and "
 
 TEST_CASE("swapping a pair's two features reverses the relative offset: "
           "the score then depends on t - j instead of j - t",
-          "[ch26r][attention-review]") {
+          "[attention-review]") {
   // One head of width 2. The rope chapter: R_m q . R_n k = q^T R_{n-m} k,
   // a function of key position minus query position. With P the swap,
   // P R(a) P = R(-a), so R_t P q . R_j P k = q^T R_{t-j} k: the original
@@ -421,7 +421,7 @@ TEST_CASE("swapping a pair's two features reverses the relative offset: "
 
 TEST_CASE("removing a head's W_O rows equals zeroing its output, and both "
           "equal a plain-loop sum over the other heads",
-          "[ch26r][attention-review]") {
+          "[attention-review]") {
   const Layer l = test_layer();
   const Plain ref = plain_mha(l.x, kT, kD, kH, l.wq, l.wk, l.wv, l.wo, 10000.0);
   const Plain lib = library_mha(l.x, kT, l.wq, l.wk, l.wv, l.wo, layer);
@@ -458,7 +458,7 @@ TEST_CASE("removing a head's W_O rows equals zeroing its output, and both "
 
 TEST_CASE("uniform attention is not removal: the head still adds the mean "
           "of its values",
-          "[ch26r][attention-review]") {
+          "[attention-review]") {
   // One head of width 2 over T = 2 tokens with values (1, 0) and (0, 1):
   // uniform attention gives rows (1, 0) and (0.5, 0.5), not zero.
   const Tensor v({1, 1, 2, 2}, {1, 0, 0, 1});
@@ -468,7 +468,7 @@ TEST_CASE("uniform attention is not removal: the head still adds the mean "
 
 TEST_CASE("the layer's output is Concat W_O bit for bit, and uniform "
           "attention keeps row 0 bit for bit while moving later rows",
-          "[ch26r][attention-review]") {
+          "[attention-review]") {
   const Layer l = test_layer();
   Tape tape;
   const Tensor wo({kD, kD}, l.wo);
@@ -504,7 +504,7 @@ TEST_CASE("the layer's output is Concat W_O bit for bit, and uniform "
 
 TEST_CASE("every intermediate of a batch row equals its sequence run "
           "alone, bit for bit",
-          "[ch26r][attention-review]") {
+          "[attention-review]") {
   // B = 2, T = 5, h = 4, d_k = 2. Batched matmul, softmax and attend do
   // the same operations in the same order for each row, so no tolerance.
   const Values xs = numbers(2 * 5 * kD, 0.4);
@@ -541,7 +541,7 @@ TEST_CASE("every intermediate of a batch row equals its sequence run "
 
 TEST_CASE("per-head matrices: each projection is the combined one's column "
           "block bit for bit, and sum_i H_i W_O^(i) is Concat W_O",
-          "[ch26r][attention-review]") {
+          "[attention-review]") {
   const Layer l = test_layer();
   const Tensor x({1, kT, kD}, l.x), wq({kD, kD}, l.wq), wo({kD, kD}, l.wo);
   const Plain ref = plain_mha(l.x, kT, kD, kH, l.wq, l.wk, l.wv, l.wo, 10000.0);
@@ -567,7 +567,7 @@ TEST_CASE("per-head matrices: each projection is the combined one's column "
 // ---- the audit order -----------------------------------------------------
 
 TEST_CASE("the audit, in its order, on a layer whose T, h and d_k all differ",
-          "[ch26r][attention-review]") {
+          "[attention-review]") {
   // B = 2, T = 5, h = 4, d_k = 2: a swapped pair of axes changes a shape.
   constexpr std::size_t B = 2, T = 5, dk = kD / kH;
   const llm::AttentionConfig c{
@@ -653,14 +653,14 @@ TEST_CASE("the audit, in its order, on a layer whose T, h and d_k all differ",
 // ---- errors ----------------------------------------------------------------
 
 TEST_CASE("take_blocks rejects an axis beyond the rank",
-          "[ch26r][attention-review]") {
+          "[attention-review]") {
   const Tensor x({2, 4});
   CHECK_THROWS_AS(llm::take_blocks(x, 2, 2, {0}), llm::IndexError);
   require_error_mentions([&] { (void)llm::take_blocks(x, 2, 2, {0}); },
                          {"take_blocks", "axis 2", "[2,4]", "< 2"});
 }
 
-TEST_CASE("take_blocks rejects zero blocks", "[ch26r][attention-review]") {
+TEST_CASE("take_blocks rejects zero blocks", "[attention-review]") {
   const Tensor x({2, 4});
   CHECK_THROWS_AS(llm::take_blocks(x, 1, 0, {0}), llm::ConfigError);
   require_error_mentions([&] { (void)llm::take_blocks(x, 1, 0, {0}); },
@@ -668,7 +668,7 @@ TEST_CASE("take_blocks rejects zero blocks", "[ch26r][attention-review]") {
 }
 
 TEST_CASE("take_blocks rejects an axis not divisible into the blocks",
-          "[ch26r][attention-review]") {
+          "[attention-review]") {
   const Tensor x({2, 4});
   CHECK_THROWS_AS(llm::take_blocks(x, 1, 3, {0}), llm::ShapeError);
   require_error_mentions([&] { (void)llm::take_blocks(x, 1, 3, {0}); },
@@ -676,14 +676,14 @@ TEST_CASE("take_blocks rejects an axis not divisible into the blocks",
 }
 
 TEST_CASE("take_blocks rejects a block index out of range",
-          "[ch26r][attention-review]") {
+          "[attention-review]") {
   const Tensor x({2, 4});
   CHECK_THROWS_AS(llm::take_blocks(x, 1, 2, {0, 2}), llm::IndexError);
   require_error_mentions([&] { (void)llm::take_blocks(x, 1, 2, {0, 2}); },
                          {"take_blocks", "block 2", "< 2"});
 }
 
-TEST_CASE("take_blocks rejects an empty list", "[ch26r][attention-review]") {
+TEST_CASE("take_blocks rejects an empty list", "[attention-review]") {
   const Tensor x({2, 4});
   CHECK_THROWS_AS(llm::take_blocks(x, 1, 2, {}), llm::ConfigError);
   require_error_mentions([&] { (void)llm::take_blocks(x, 1, 2, {}); },
@@ -692,7 +692,7 @@ TEST_CASE("take_blocks rejects an empty list", "[ch26r][attention-review]") {
 
 TEST_CASE("zero_block rejects a bad axis, zero blocks, an indivisible "
           "axis and a block out of range",
-          "[ch26r][attention-review]") {
+          "[attention-review]") {
   const Tensor x({2, 4}, {1, 2, 3, 4, 5, 6, 7, 8});
   CHECK_THROWS_AS(llm::zero_block(x, 5, 2, 0), llm::IndexError);
   require_error_mentions([&] { (void)llm::zero_block(x, 5, 2, 0); },
@@ -710,7 +710,7 @@ TEST_CASE("zero_block rejects a bad axis, zero blocks, an indivisible "
 }
 
 TEST_CASE("uniform_causal_probs rejects zero tokens",
-          "[ch26r][attention-review]") {
+          "[attention-review]") {
   CHECK_THROWS_AS(llm::uniform_causal_probs(0), llm::ShapeError);
   require_error_mentions([] { (void)llm::uniform_causal_probs(0); },
                          {"uniform_causal_probs", "tokens is 0", "T > 0"});

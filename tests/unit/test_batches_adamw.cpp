@@ -73,7 +73,8 @@ Snapshot snapshot(const Parameters& p, const AdamW& opt) {
 
 }  // namespace
 
-TEST_CASE("make_batch concatenates next-token pairs", "[ch19][batches]") {
+TEST_CASE("make_batch concatenates next-token pairs",
+          "[batches-adamw][batches]") {
   const llm::TokenBatch b = llm::make_batch({{4, 5, 6}, {7, 8}});
   CHECK(b.inputs == std::vector<std::size_t>{4, 5, 7});
   CHECK(b.targets == std::vector<std::size_t>{5, 6, 8});
@@ -81,7 +82,7 @@ TEST_CASE("make_batch concatenates next-token pairs", "[ch19][batches]") {
 }
 
 TEST_CASE("make_batch rejects an empty batch and a short sequence",
-          "[ch19][batches]") {
+          "[batches-adamw][batches]") {
   CHECK(message_of<llm::ConfigError>([] { llm::make_batch({}); }) ==
         "make_batch: expected at least one sequence, got 0");
   CHECK(message_of<llm::ConfigError>([] {
@@ -90,7 +91,7 @@ TEST_CASE("make_batch rejects an empty batch and a short sequence",
 }
 
 TEST_CASE("batch_nll is the token mean, not the mean of sequence means",
-          "[ch19][batches]") {
+          "[batches-adamw][batches]") {
   // Logits that do not depend on the input: log-probabilities of the
   // three ids are log(e^a / (e^0 + e^1 + e^2)) for a = 0, 1, 2.
   const llm::TokenBatch b = llm::make_batch({{0, 1, 2, 0}, {1, 2}});
@@ -112,7 +113,7 @@ TEST_CASE("batch_nll is the token mean, not the mean of sequence means",
 }
 
 TEST_CASE("batch_nll does not depend on how tokens are grouped",
-          "[ch19][batches]") {
+          "[batches-adamw][batches]") {
   // [0,1,2] and [2,1,0] hold the pairs of [0,1,2,1,0], in the same order.
   const llm::TokenBatch one = llm::make_batch({{0, 1, 2, 1, 0}});
   const llm::TokenBatch two = llm::make_batch({{0, 1, 2}, {2, 1, 0}});
@@ -124,7 +125,7 @@ TEST_CASE("batch_nll does not depend on how tokens are grouped",
         llm::batch_nll(lp, two).value().at({}));
 }
 
-TEST_CASE("batch_nll checks the rows", "[ch19][batches]") {
+TEST_CASE("batch_nll checks the rows", "[batches-adamw][batches]") {
   llm::Tape tape;
   const llm::Var lp = tape.leaf(Tensor({2, 3}));
   const llm::TokenBatch b = llm::make_batch({{0, 1, 2, 0}});
@@ -132,7 +133,7 @@ TEST_CASE("batch_nll checks the rows", "[ch19][batches]") {
         "batch_nll: expected logp [3, V], got [2,3]");
 }
 
-TEST_CASE("AdamW's first step by hand", "[ch19][adamw]") {
+TEST_CASE("AdamW's first step by hand", "[batches-adamw][adamw]") {
   // m1 = 0.1 g, v1 = 0.001 g^2, so m_hat = g and v_hat = g^2 exactly in
   // real arithmetic: the step is lr * (g / (|g| + eps) + wd * theta).
   Parameters p(0);
@@ -148,7 +149,7 @@ TEST_CASE("AdamW's first step by hand", "[ch19][adamw]") {
 }
 
 TEST_CASE("AdamW's first step is the chapter's formula to the last bit",
-          "[ch19][adamw]") {
+          "[batches-adamw][adamw]") {
   // The formula written out as the chapter writes it, in the same order
   // of operations: m = (1 - b1) g, v = (1 - b2) g^2, the two
   // corrections at t = 1, then theta - lr (m_hat / (sqrt(v_hat) + eps)
@@ -167,7 +168,7 @@ TEST_CASE("AdamW's first step is the chapter's formula to the last bit",
   CHECK(p.at("w").at({0, 0}) == by_hand);
 }
 
-TEST_CASE("AdamW's second step by hand", "[ch19][adamw]") {
+TEST_CASE("AdamW's second step by hand", "[batches-adamw][adamw]") {
   // Gradients 0.5 then -0.25, lr 0.1, no decay:
   // m2 = 0.9 * 0.05 + 0.1 * (-0.25) = 0.02, v2 = 0.999 * 0.00025 +
   // 0.001 * 0.0625 = 0.00031225; corrections 1 - 0.81 = 0.19 and
@@ -184,7 +185,7 @@ TEST_CASE("AdamW's second step by hand", "[ch19][adamw]") {
 }
 
 TEST_CASE("AdamW's first step has size lr whatever the gradient's scale",
-          "[ch19][adamw]") {
+          "[batches-adamw][adamw]") {
   for (const double g : {1e-3, 0.5, 50.0, -7e4}) {
     Parameters p(0);
     p.add("w", Tensor({1, 1}, {1.0}));
@@ -198,7 +199,7 @@ TEST_CASE("AdamW's first step has size lr whatever the gradient's scale",
 }
 
 TEST_CASE("AdamW decays matrices and not gains by default",
-          "[ch19][adamw]") {
+          "[batches-adamw][adamw]") {
   // A zero gradient leaves m = v = 0, so only decay moves a parameter:
   // a decayed scalar becomes theta (1 - lr wd).
   Parameters p = two_params();
@@ -215,7 +216,7 @@ TEST_CASE("AdamW decays matrices and not gains by default",
         "AdamW::decays: no parameter named 'nope'");
 }
 
-TEST_CASE("AdamW follows the caller's decay rule", "[ch19][adamw]") {
+TEST_CASE("AdamW follows the caller's decay rule", "[batches-adamw][adamw]") {
   Parameters p = two_params();
   AdamW opt(p, {.lr = 0.1, .weight_decay = 0.5,
                 .decays = [](const std::string& name, const Shape&) {
@@ -229,7 +230,7 @@ TEST_CASE("AdamW follows the caller's decay rule", "[ch19][adamw]") {
   CHECK(p.at("gain").at({1}) == Approx(0.95).epsilon(1e-15));
 }
 
-TEST_CASE("AdamW writes through shared handles", "[ch19][adamw]") {
+TEST_CASE("AdamW writes through shared handles", "[batches-adamw][adamw]") {
   Parameters p(0);
   const Tensor handle = p.add("w", Tensor({1, 2}, {1.0, 2.0}));
   AdamW opt(p, {.lr = 0.5, .weight_decay = 0.0});
@@ -239,7 +240,7 @@ TEST_CASE("AdamW writes through shared handles", "[ch19][adamw]") {
 }
 
 TEST_CASE("AdamW rejects each bad option with its own message",
-          "[ch19][adamw]") {
+          "[batches-adamw][adamw]") {
   const Parameters p = two_params();
   const std::uint64_t print = p.fingerprint();
   const double nan = std::numeric_limits<double>::quiet_NaN();
@@ -264,7 +265,7 @@ TEST_CASE("AdamW rejects each bad option with its own message",
 }
 
 TEST_CASE("set_lr rejects a bad rate and keeps the old one",
-          "[ch19][adamw]") {
+          "[batches-adamw][adamw]") {
   const Parameters p = two_params();
   AdamW opt(p, {.lr = 0.1});
   CHECK(message_of<llm::ConfigError>([&] { opt.set_lr(0.0); }) ==
@@ -275,7 +276,7 @@ TEST_CASE("set_lr rejects a bad rate and keeps the old one",
 }
 
 TEST_CASE("a rejected step leaves parameters and state bitwise intact",
-          "[ch19][adamw]") {
+          "[batches-adamw][adamw]") {
   Parameters p = two_params();
   AdamW opt(p, {.lr = 0.1, .weight_decay = 0.1});
   opt.step(p, two_grads(1.0));  // non-zero moments to protect
@@ -327,7 +328,7 @@ TEST_CASE("a rejected step leaves parameters and state bitwise intact",
 }
 
 TEST_CASE("a restored optimiser continues bitwise like the original",
-          "[ch19][adamw]") {
+          "[batches-adamw][adamw]") {
   const AdamWOptions o{.lr = 0.05, .weight_decay = 0.1};
   Parameters a = two_params(), b = two_params();
   AdamW opt_a(a, o), opt_b(b, o);
@@ -354,7 +355,7 @@ TEST_CASE("a restored optimiser continues bitwise like the original",
 
 TEST_CASE("a fresh optimiser after a pause does not continue like the "
           "original",
-          "[ch19][adamw]") {
+          "[batches-adamw][adamw]") {
   // Forgetting the state: after three steps the parameters go on with a
   // new AdamW. Its moments and step count restart at zero, so its first
   // step moves each scalar by lr (sign(g) + wd theta) up to eps / |g|
@@ -384,7 +385,7 @@ TEST_CASE("a fresh optimiser after a pause does not continue like the "
 }
 
 TEST_CASE("restore rejects a state of other parameters and keeps its own",
-          "[ch19][adamw]") {
+          "[batches-adamw][adamw]") {
   Parameters p = two_params();
   AdamW opt(p, {.lr = 0.1});
   opt.step(p, two_grads(1.0));

@@ -40,7 +40,8 @@ BigramCounts hand_counts() {
 
 }  // namespace
 
-TEST_CASE("bigram counts of the hand-worked documents", "[ch06][bigram]") {
+TEST_CASE("bigram counts of the hand-worked documents",
+          "[bigram-baseline][bigram]") {
   const BigramCounts c = hand_counts();
   const std::uint64_t expected[3][3] = {{0, 2, 0}, {0, 1, 2}, {0, 0, 0}};
   for (TokenId a = 0; a < 3; ++a) {
@@ -53,7 +54,7 @@ TEST_CASE("bigram counts of the hand-worked documents", "[ch06][bigram]") {
   CHECK(c.vocab_size() == 3);
 }
 
-TEST_CASE("add-alpha probabilities by hand", "[ch06][bigram]") {
+TEST_CASE("add-alpha probabilities by hand", "[bigram-baseline][bigram]") {
   // alpha = 1, V = 3: p(b | a) = (c(a,b) + 1) / (n(a) + 3).
   const BigramModel m(hand_counts(), 1.0);
   CHECK(m.probability(0, 0) == Approx(1.0 / 5.0));
@@ -69,7 +70,7 @@ TEST_CASE("add-alpha probabilities by hand", "[ch06][bigram]") {
 }
 
 TEST_CASE("every row of add-alpha probabilities sums to one",
-          "[ch06][bigram]") {
+          "[bigram-baseline][bigram]") {
   // A longer document over V = 7 with uneven counts, and ids never seen.
   BigramCounts c(7);
   Ids doc;
@@ -85,7 +86,8 @@ TEST_CASE("every row of add-alpha probabilities sums to one",
   }
 }
 
-TEST_CASE("loss, perplexity and bits per byte by hand", "[ch06][bigram]") {
+TEST_CASE("loss, perplexity and bits per byte by hand",
+          "[bigram-baseline][bigram]") {
   // Test document 0 1 2 2 under alpha = 1: the pairs (0,1) (1,2) (2,2)
   // have p = 3/5, 3/6 and 1/3, whose product is 1/10. So the total NLL
   // is ln 10 nats over N = 3 predictions, the perplexity is
@@ -103,7 +105,7 @@ TEST_CASE("loss, perplexity and bits per byte by hand", "[ch06][bigram]") {
   CHECK(loss.bits_per_byte() == Approx(0.664386).epsilon(1e-6));
 }
 
-TEST_CASE("a uniform model has perplexity V", "[ch06][bigram]") {
+TEST_CASE("a uniform model has perplexity V", "[bigram-baseline][bigram]") {
   // No counts at all: every probability is alpha / (alpha V) = 1/V.
   const BigramModel m(BigramCounts(11), 0.3);
   const llm::SplitLoss loss = llm::evaluate(m, {{1, 5, 7, 2}, {3, 3}}, 9);
@@ -112,7 +114,8 @@ TEST_CASE("a uniform model has perplexity V", "[ch06][bigram]") {
   CHECK(loss.bits_per_byte() == Approx(4.0 * std::log2(11.0) / 9.0));
 }
 
-TEST_CASE("documents' pairs never cross a boundary", "[ch06][bigram]") {
+TEST_CASE("documents' pairs never cross a boundary",
+          "[bigram-baseline][bigram]") {
   // Counting A then B must not count the pair (2, 0) between them.
   CHECK(hand_counts().count(2, 0) == 0);
   // And evaluating two documents is the sum of evaluating each.
@@ -124,7 +127,7 @@ TEST_CASE("documents' pairs never cross a boundary", "[ch06][bigram]") {
 }
 
 TEST_CASE("alpha is chosen by the lowest validation loss",
-          "[ch06][bigram]") {
+          "[bigram-baseline][bigram]") {
   // Validation 0 1 2: under alpha, p(1|0) p(2|1) =
   //   (2 + a) / (2 + 3a) * (2 + a) / (3 + 3a),
   // which falls as alpha grows (both factors do), so the smallest
@@ -146,7 +149,7 @@ TEST_CASE("alpha is chosen by the lowest validation loss",
 }
 
 TEST_CASE("the book's bigram takes the alpha its validation split picks",
-          "[ch06][bigram]") {
+          "[bigram-baseline][bigram]") {
   // The hand-worked training documents in a corpus whose tokenizer has no
   // merges; V is then whatever the tokenizer's vocabulary is.
   llm::BookCorpus c{
@@ -173,7 +176,7 @@ TEST_CASE("the book's bigram takes the alpha its validation split picks",
 }
 
 TEST_CASE("bad bigram inputs are rejected, one message each",
-          "[ch06][bigram]") {
+          "[bigram-baseline][bigram]") {
   CHECK_THROWS_MATCHES(
       BigramCounts(0), llm::ConfigError,
       Catch::Message("BigramCounts: vocabulary size is 0, expected > 0"));
@@ -215,7 +218,7 @@ TEST_CASE("bad bigram inputs are rejected, one message each",
       Catch::Message("choose_alpha: the grid is empty, expected an alpha"));
 }
 
-TEST_CASE("an unknown id counts nothing", "[ch06][bigram]") {
+TEST_CASE("an unknown id counts nothing", "[bigram-baseline][bigram]") {
   BigramCounts c = hand_counts();
   CHECK_THROWS_MATCHES(
       c.add(Ids{0, 1, 3}), llm::IndexError,

@@ -109,7 +109,7 @@ std::string joined(const Words& words) {
 }  // namespace
 
 TEST_CASE("split_words: a space joins the word after it",
-          "[ch03][bpe-training]") {
+          "[bpe-training]") {
   const std::string text = "In the start, Ann  met 42 owls.\nThey";
   const Words want = {"In", " the", " start", ",",   " Ann",
                       " ",  " met", " 42",    " owls", ".",
@@ -120,7 +120,7 @@ TEST_CASE("split_words: a space joins the word after it",
 }
 
 TEST_CASE("split_words: whitespace runs, digits and symbols",
-          "[ch03][bpe-training]") {
+          "[bpe-training]") {
   CHECK(llm::split_words("") == Words{});
   CHECK(llm::split_words("a ") == Words{"a", " "});
   CHECK(llm::split_words("a \n b") == Words{"a", " \n", " b"});
@@ -131,7 +131,7 @@ TEST_CASE("split_words: whitespace runs, digits and symbols",
 }
 
 TEST_CASE("split_words keeps multi-byte characters inside words",
-          "[ch03][bpe-training]") {
+          "[bpe-training]") {
   // "café" is c a f 0xc3 0xa9; "日本" is six bytes, all >= 0x80.
   const std::string text = "caf\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac!";
   const Words got = llm::split_words(text);
@@ -139,7 +139,7 @@ TEST_CASE("split_words keeps multi-byte characters inside words",
 }
 
 TEST_CASE("split_words: the words always join to the text",
-          "[ch03][bpe-training]") {
+          "[bpe-training]") {
   Mix mix{3};
   for (int trial = 0; trial < 200; ++trial) {
     std::string text;
@@ -153,7 +153,7 @@ TEST_CASE("split_words: the words always join to the text",
   }
 }
 
-TEST_CASE("merge_pair replaces from left to right", "[ch03][bpe-training]") {
+TEST_CASE("merge_pair replaces from left to right", "[bpe-training]") {
   Ids aaa = {97, 97, 97};
   CHECK(llm::merge_pair(aaa, 97, 97, 300) == 1);
   CHECK(aaa == Ids{300, 97});  // not {97, 300}
@@ -168,7 +168,7 @@ TEST_CASE("merge_pair replaces from left to right", "[ch03][bpe-training]") {
   CHECK(none == Ids{2, 1});
 }
 
-TEST_CASE("train_bpe: merges worked out by hand", "[ch03][bpe-training]") {
+TEST_CASE("train_bpe: merges worked out by hand", "[bpe-training]") {
   // "aaab aab" splits into the words "aaab" and " aab" (a = 97, b = 98,
   // space = 32), each once. Pair counts, step by step:
   //   start: (a,a) 2 + 1 = 3, (a,b) 1 + 1 = 2, (' ',a) 1.
@@ -194,7 +194,7 @@ TEST_CASE("train_bpe: merges worked out by hand", "[ch03][bpe-training]") {
 }
 
 TEST_CASE("train_bpe: frequencies weight the counts",
-          "[ch03][bpe-training]") {
+          "[bpe-training]") {
   // Words: "ab" once, " ab" twice, " cd" once. Counts: (a,b) 1 + 2 = 3,
   // (' ',a) 2, (' ',c) 1, (c,d) 1. Merge 0 is (a,b) -> 256 with 3. Then
   // (' ',256) 2, (' ',c) 1, (c,d) 1: merge 1 is (32,256) with 2, merge 2
@@ -203,14 +203,14 @@ TEST_CASE("train_bpe: frequencies weight the counts",
   require_merges(m, {{97, 98, 3}, {32, 256, 2}, {32, 99, 1}});
 }
 
-TEST_CASE("train_bpe: ties go to the smallest pair", "[ch03][bpe-training]") {
+TEST_CASE("train_bpe: ties go to the smallest pair", "[bpe-training]") {
   // "ab ba": words "ab" and " ba"; (a,b), (' ',b) and (b,a) all have
   // count 1. The smallest is (32,98), then (97,98), then (256,97).
   const BpeMerges m = llm::train_bpe({"ab ba"}, 5);
   require_merges(m, {{32, 98, 1}, {97, 98, 1}, {256, 97, 1}});
 }
 
-TEST_CASE("train_bpe: no word crosses two texts", "[ch03][bpe-training]") {
+TEST_CASE("train_bpe: no word crosses two texts", "[bpe-training]") {
   CHECK(llm::train_bpe({"a", "b"}, 4).merges.empty());
   require_merges(llm::train_bpe({"ab"}, 4), {{97, 98, 1}});
   CHECK(llm::train_bpe({}, 4).merges.empty());
@@ -218,7 +218,7 @@ TEST_CASE("train_bpe: no word crosses two texts", "[ch03][bpe-training]") {
 }
 
 TEST_CASE("train_bpe equals a trainer that recounts every pair",
-          "[ch03][bpe-training]") {
+          "[bpe-training]") {
   const std::vector<std::string> texts = {syllable_text(1, 400),
                                           syllable_text(2, 300),
                                           syllable_text(3, 50)};
@@ -233,7 +233,7 @@ TEST_CASE("train_bpe equals a trainer that recounts every pair",
 }
 
 TEST_CASE("train_bpe: the result does not depend on the texts' order",
-          "[ch03][bpe-training]") {
+          "[bpe-training]") {
   std::vector<std::string> texts = {syllable_text(4, 100),
                                     syllable_text(5, 100),
                                     syllable_text(6, 100)};
@@ -244,7 +244,7 @@ TEST_CASE("train_bpe: the result does not depend on the texts' order",
 }
 
 TEST_CASE("train_bpe: a shorter run is a prefix of a longer one",
-          "[ch03][bpe-training]") {
+          "[bpe-training]") {
   const std::vector<std::string> texts = {syllable_text(7, 300)};
   const BpeMerges short_run = llm::train_bpe(texts, 20);
   const BpeMerges long_run = llm::train_bpe(texts, 80);
@@ -254,7 +254,7 @@ TEST_CASE("train_bpe: a shorter run is a prefix of a longer one",
 }
 
 TEST_CASE("train_bpe: tokens[k] is the token count after k merges",
-          "[ch03][bpe-training]") {
+          "[bpe-training]") {
   // Recount by applying the first k merges to every word with merge_pair.
   const std::vector<std::string> texts = {syllable_text(8, 200)};
   llm::BpeTrainingStats stats;
@@ -276,7 +276,7 @@ TEST_CASE("train_bpe: tokens[k] is the token count after k merges",
 }
 
 TEST_CASE("train_bpe rejects a merge count beyond the id range",
-          "[ch03][bpe-training]") {
+          "[bpe-training]") {
   REQUIRE_THROWS_AS(llm::train_bpe({"ab"}, llm::max_merge_count + 1),
                     llm::ConfigError);
   REQUIRE_THROWS_WITH(llm::train_bpe({"ab"}, llm::max_merge_count + 1),

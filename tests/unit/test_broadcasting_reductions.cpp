@@ -22,7 +22,7 @@ llm::Tensor make_x() { return llm::Tensor({2, 3}, {1, 2, 3, 4, 5, 6}); }
 }  // namespace
 
 TEST_CASE("broadcast_shape aligns shapes from the right",
-          "[ch09][broadcasting-reductions]") {
+          "[broadcasting-reductions]") {
   using S = llm::Shape;
   // Equal extents stay; an extent of 1 or a missing axis stretches.
   REQUIRE(llm::broadcast_shape({2, 3}, {2, 3}) == S{2, 3});
@@ -43,7 +43,7 @@ TEST_CASE("broadcast_shape aligns shapes from the right",
 }
 
 TEST_CASE("broadcast_to is a view with stride 0 on stretched axes",
-          "[ch09][broadcasting-reductions]") {
+          "[broadcasting-reductions]") {
   const llm::Tensor r({3}, {10, 20, 30});
   const llm::Tensor wide_r = r.broadcast_to({2, 3});
   // A new leading axis gets stride 0; the old axis keeps stride 1.
@@ -69,7 +69,7 @@ TEST_CASE("broadcast_to is a view with stride 0 on stretched axes",
 }
 
 TEST_CASE("broadcast_to rejects shapes it cannot stretch to",
-          "[ch09][broadcasting-reductions]") {
+          "[broadcasting-reductions]") {
   const llm::Tensor x = make_x();
   REQUIRE_THROWS_AS(x.broadcast_to({4, 3}), llm::ShapeError);
   REQUIRE_THROWS_WITH(x.broadcast_to({4, 3}),
@@ -81,7 +81,7 @@ TEST_CASE("broadcast_to rejects shapes it cannot stretch to",
 }
 
 TEST_CASE("add, sub, mul and div broadcast their operands",
-          "[ch09][broadcasting-reductions]") {
+          "[broadcasting-reductions]") {
   const llm::Tensor x = make_x();
   const llm::Tensor r({3}, {10, 20, 30});
   const llm::Tensor c({2, 1}, {100, 200});
@@ -105,7 +105,7 @@ TEST_CASE("add, sub, mul and div broadcast their operands",
 }
 
 TEST_CASE("elementwise operations read views and leave inputs alone",
-          "[ch09][broadcasting-reductions]") {
+          "[broadcasting-reductions]") {
   const llm::Tensor x = make_x();
   const llm::Tensor t = x.transpose(0, 1);  // [3,2]: 1 4 / 2 5 / 3 6
   const llm::Tensor sum = llm::add(t, llm::Tensor({2}, {0, 100}));
@@ -122,14 +122,14 @@ TEST_CASE("elementwise operations read views and leave inputs alone",
 }
 
 TEST_CASE("elementwise operations on empty tensors",
-          "[ch09][broadcasting-reductions]") {
+          "[broadcasting-reductions]") {
   const llm::Tensor e = llm::add(llm::Tensor({0, 3}), llm::Tensor({3}));
   REQUIRE(e.shape() == llm::Shape{0, 3});
   REQUIRE(e.numel() == 0);
 }
 
 TEST_CASE("shapes that do not broadcast name both operands",
-          "[ch09][broadcasting-reductions]") {
+          "[broadcasting-reductions]") {
   const llm::Tensor x = make_x();
   REQUIRE_THROWS_AS(llm::add(x, llm::Tensor({2})), llm::ShapeError);
   REQUIRE_THROWS_WITH(llm::add(x, llm::Tensor({2})),
@@ -143,7 +143,7 @@ TEST_CASE("shapes that do not broadcast name both operands",
 }
 
 TEST_CASE("sum, mean and max keep the reduced axis",
-          "[ch09][broadcasting-reductions]") {
+          "[broadcasting-reductions]") {
   const llm::Tensor x = make_x();
   // Axis 0 adds the two rows: 1+4, 2+5, 3+6.
   const llm::Tensor s0 = llm::sum(x, 0);
@@ -162,7 +162,7 @@ TEST_CASE("sum, mean and max keep the reduced axis",
 }
 
 TEST_CASE("reductions of rank-3 tensors and views",
-          "[ch09][broadcasting-reductions]") {
+          "[broadcasting-reductions]") {
   // [2,2,2] holding 0..7: element [i,j,k] = 4i + 2j + k.
   const llm::Tensor t({2, 2, 2}, {0, 1, 2, 3, 4, 5, 6, 7});
   // Over axis 1: [i,0,k] + [i,1,k] = (4i + k) + (4i + 2 + k).
@@ -179,7 +179,7 @@ TEST_CASE("reductions of rank-3 tensors and views",
 }
 
 TEST_CASE("a kept axis broadcasts back against the input",
-          "[ch09][broadcasting-reductions]") {
+          "[broadcasting-reductions]") {
   // y = [[1,2,3],[4,5,6],[7,8,9]]; row means 2, 5, 8.
   const llm::Tensor y({3, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9});
   const llm::Tensor means = llm::mean(y, 1);
@@ -194,7 +194,7 @@ TEST_CASE("a kept axis broadcasts back against the input",
           std::vector<double>{-1, -3, -5, 2, 0, -2, 5, 3, 1});
 }
 
-TEST_CASE("max lets a NaN through", "[ch09][broadcasting-reductions]") {
+TEST_CASE("max lets a NaN through", "[broadcasting-reductions]") {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const double inf = std::numeric_limits<double>::infinity();
   const llm::Tensor a({1, 3}, {1, nan, 3});
@@ -205,7 +205,7 @@ TEST_CASE("max lets a NaN through", "[ch09][broadcasting-reductions]") {
   REQUIRE(llm::max(c, 1).to_vector()[0] == -inf);
 }
 
-TEST_CASE("reductions check their axis", "[ch09][broadcasting-reductions]") {
+TEST_CASE("reductions check their axis", "[broadcasting-reductions]") {
   const llm::Tensor x = make_x();
   REQUIRE_THROWS_AS(llm::sum(x, 2), llm::IndexError);
   REQUIRE_THROWS_WITH(llm::sum(x, 2), "sum: axis 2 is outside shape [2,3]");
@@ -224,7 +224,7 @@ TEST_CASE("reductions check their axis", "[ch09][broadcasting-reductions]") {
 }
 
 TEST_CASE("exercise: common shapes by hand",
-          "[ch09][broadcasting-reductions]") {
+          "[broadcasting-reductions]") {
   using S = llm::Shape;
   // [5,1,4] with [1,3,1] -> [5,3,4].
   REQUIRE(llm::broadcast_shape({5, 1, 4}, {3, 1}) == S{5, 3, 4});
@@ -237,7 +237,7 @@ TEST_CASE("exercise: common shapes by hand",
 }
 
 TEST_CASE("exercise: strides of a stretched column",
-          "[ch09][broadcasting-reductions]") {
+          "[broadcasting-reductions]") {
   const llm::Tensor c({2, 1}, {100, 200});
   const llm::Tensor v = c.broadcast_to({4, 2, 3});
   // New axis and stretched axis get stride 0; the middle keeps 1.
@@ -249,7 +249,7 @@ TEST_CASE("exercise: strides of a stretched column",
 }
 
 TEST_CASE("exercise: the first step of a softmax",
-          "[ch09][broadcasting-reductions]") {
+          "[broadcasting-reductions]") {
   const llm::Tensor x = make_x();
   // Row maxima [3,6] as a column; each row becomes -2 -1 0.
   const llm::Tensor shifted = llm::sub(x, llm::max(x, 1));
@@ -257,7 +257,7 @@ TEST_CASE("exercise: the first step of a softmax",
 }
 
 TEST_CASE("exercise: the sum of everything",
-          "[ch09][broadcasting-reductions]") {
+          "[broadcasting-reductions]") {
   const auto sum_all = [](const llm::Tensor& x) {
     const llm::Tensor flat = x.is_contiguous()
                                  ? x.reshape({x.numel()})

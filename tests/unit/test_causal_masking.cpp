@@ -32,7 +32,7 @@ const double inf = std::numeric_limits<double>::infinity();
 
 // ---- is_future and mask_future ---------------------------------------
 
-TEST_CASE("is_future is key > query", "[ch23][causal-masking]") {
+TEST_CASE("is_future is key > query", "[causal-masking]") {
   CHECK_FALSE(llm::is_future(0, 0));  // the diagonal is visible
   CHECK_FALSE(llm::is_future(3, 1));  // an earlier key
   CHECK(llm::is_future(1, 2));
@@ -40,7 +40,7 @@ TEST_CASE("is_future is key > query", "[ch23][causal-masking]") {
 }
 
 TEST_CASE("mask_future writes -inf above the diagonal and nothing else",
-          "[ch23][causal-masking]") {
+          "[causal-masking]") {
   Tape tape;
   const Var s = tape.leaf(ramp({3, 3}, 1.0, 1.0));  // 1 .. 9
   const std::vector<double> z = llm::mask_future(s).value().to_vector();
@@ -48,7 +48,7 @@ TEST_CASE("mask_future writes -inf above the diagonal and nothing else",
 }
 
 TEST_CASE("mask_future masks every matrix of a batch",
-          "[ch23][causal-masking]") {
+          "[causal-masking]") {
   Tape tape;
   const Var s = tape.leaf(ramp({2, 2, 2}, 0.0, 1.0));  // 0 .. 7
   REQUIRE(llm::mask_future(s).value().to_vector() ==
@@ -56,7 +56,7 @@ TEST_CASE("mask_future masks every matrix of a batch",
 }
 
 TEST_CASE("mask_future's backward passes visible gradients and blocks "
-          "the rest", "[ch23][causal-masking]") {
+          "the rest", "[causal-masking]") {
   Tape tape;
   const Var s = tape.leaf(Tensor({3, 3}));
   tape.backward(llm::mask_future(s), ramp({3, 3}, 1.0, 1.0));
@@ -64,7 +64,7 @@ TEST_CASE("mask_future's backward passes visible gradients and blocks "
           std::vector<double>{1, 0, 0, 4, 5, 0, 7, 8, 9});
 }
 
-TEST_CASE("mask_future rejects scores of rank 1", "[ch23][causal-masking]") {
+TEST_CASE("mask_future rejects scores of rank 1", "[causal-masking]") {
   Tape tape;
   const Var s = tape.leaf(Tensor({4}));
   REQUIRE_THROWS_AS(llm::mask_future(s), llm::ShapeError);
@@ -74,7 +74,7 @@ TEST_CASE("mask_future rejects scores of rank 1", "[ch23][causal-masking]") {
 }
 
 TEST_CASE("mask_future rejects scores that are not square",
-          "[ch23][causal-masking]") {
+          "[causal-masking]") {
   Tape tape;
   const Var s = tape.leaf(Tensor({2, 3, 4}));
   REQUIRE_THROWS_AS(llm::mask_future(s), llm::ShapeError);
@@ -83,7 +83,7 @@ TEST_CASE("mask_future rejects scores that are not square",
 }
 
 TEST_CASE("a masked softmax has exact zeros above the diagonal and rows "
-          "adding up to 1", "[ch23][causal-masking]") {
+          "adding up to 1", "[causal-masking]") {
   Tape tape;
   // Row 1: scores (0, log 3) -> (1/4, 3/4). Row 0 sees only itself.
   const Var s = tape.leaf(Tensor({3, 3}, {5.0, 9.0, 9.0,             //
@@ -105,7 +105,7 @@ TEST_CASE("a masked softmax has exact zeros above the diagonal and rows "
 // ---- the causal head --------------------------------------------------
 
 TEST_CASE("causal_self_attention agrees with the plain-loop reference",
-          "[ch23][causal-masking]") {
+          "[causal-masking]") {
   const HeadInputs in = {ramp({5, 3}, -0.8, 0.19), ramp({3, 2}, 0.9, -0.31),
                          ramp({3, 2}, -0.5, 0.27), ramp({3, 4}, 0.2, 0.09)};
   Tape tape;
@@ -128,7 +128,7 @@ TEST_CASE("causal_self_attention agrees with the plain-loop reference",
 }
 
 TEST_CASE("a causal batch is attended sequence by sequence",
-          "[ch23][causal-masking]") {
+          "[causal-masking]") {
   const HeadInputs in = {ramp({2, 4, 3}, 1.2, -0.11), ramp({3, 3}, 0.3, 0.05),
                          ramp({3, 3}, -0.4, 0.1), ramp({3, 2}, 0.7, -0.2)};
   Tape tape;
@@ -136,7 +136,7 @@ TEST_CASE("a causal batch is attended sequence by sequence",
 }
 
 TEST_CASE("changing the last token leaves earlier rows bit for bit "
-          "unchanged", "[ch23][causal-masking]") {
+          "unchanged", "[causal-masking]") {
   const Tensor w_q = ramp({3, 3}, 0.4, -0.07), w_k = ramp({3, 3}, -0.2, 0.05);
   const Tensor w_v = ramp({3, 3}, 0.3, 0.11);
   const Tensor x = ramp({4, 3}, -1.0, 0.19);
@@ -156,7 +156,7 @@ TEST_CASE("changing the last token leaves earlier rows bit for bit "
 }
 
 TEST_CASE("changing a middle token leaves only the rows before it",
-          "[ch23][causal-masking]") {
+          "[causal-masking]") {
   const Tensor w = ramp({2, 2}, 0.5, -0.3);
   const Tensor x = ramp({4, 2}, 0.1, 0.2);
   std::vector<double> flat = x.to_vector();
@@ -173,7 +173,7 @@ TEST_CASE("changing a middle token leaves only the rows before it",
 }
 
 TEST_CASE("a loss on the earlier rows gives the last token no gradient",
-          "[ch23][causal-masking]") {
+          "[causal-masking]") {
   Tape tape;
   const Var x = tape.leaf(ramp({3, 2}, 0.3, 0.4));
   const Var w = tape.leaf(Tensor({2, 2}, {0.5, -1.0, 1.5, 0.25}));
@@ -185,7 +185,7 @@ TEST_CASE("a loss on the earlier rows gives the last token no gradient",
 }
 
 TEST_CASE("causal_self_attention rejects x of rank 1",
-          "[ch23][causal-masking]") {
+          "[causal-masking]") {
   Tape tape;
   const Var w = tape.leaf(Tensor({4, 2}));
   const Var x = tape.leaf(Tensor({4}));
@@ -196,7 +196,7 @@ TEST_CASE("causal_self_attention rejects x of rank 1",
 }
 
 TEST_CASE("causal_self_attention rejects a value matrix of the wrong "
-          "width", "[ch23][causal-masking]") {
+          "width", "[causal-masking]") {
   Tape tape;
   const Var x = tape.leaf(Tensor({3, 4})), w = tape.leaf(Tensor({4, 2}));
   const Var bad = tape.leaf(Tensor({3, 2}));
@@ -210,7 +210,7 @@ TEST_CASE("causal_self_attention rejects a value matrix of the wrong "
 }
 
 TEST_CASE("causal_self_attention rejects queries and keys of different "
-          "widths", "[ch23][causal-masking]") {
+          "widths", "[causal-masking]") {
   Tape tape;
   const Var x = tape.leaf(Tensor({3, 4}));
   const Var w_q = tape.leaf(Tensor({4, 3})), w_k = tape.leaf(Tensor({4, 2}));
@@ -222,7 +222,7 @@ TEST_CASE("causal_self_attention rejects queries and keys of different "
 }
 
 TEST_CASE("the causal head passes a gradient check",
-          "[ch23][causal-masking]") {
+          "[causal-masking]") {
   CHECK(worst_tape_error([](Tape&, const Vars& v) {
     return llm::softmax(llm::mask_future(v[0])); },
                          {ramp({2, 4, 4}, -0.9, 0.07)}) < grad_tol);
@@ -232,7 +232,7 @@ TEST_CASE("the causal head passes a gradient check",
 // ---- the exercises ----------------------------------------------------
 
 TEST_CASE("exercise: token 0's output is its own value",
-          "[ch23][causal-masking]") {
+          "[causal-masking]") {
   Tape tape;
   const Var x = tape.leaf(ramp({3, 2}, 2.0, -1.3));
   const Var w_q = tape.leaf(ramp({2, 2}, 4.0, 3.0));  // large scores
@@ -245,7 +245,7 @@ TEST_CASE("exercise: token 0's output is its own value",
 }
 
 TEST_CASE("exercise: the visible entries of a T x T mask",
-          "[ch23][causal-masking]") {
+          "[causal-masking]") {
   // T = 5: T (T + 1) / 2 = 15 visible, 10 blocked.
   std::size_t visible = 0;
   for (std::size_t i = 0; i < 5; ++i) {
@@ -255,7 +255,7 @@ TEST_CASE("exercise: the visible entries of a T x T mask",
 }
 
 TEST_CASE("exercise: renormalising after the softmax divides 0 by 0",
-          "[ch23][causal-masking]") {
+          "[causal-masking]") {
   // Row 0 with scores (0, 800): the future key takes all the weight,
   // e^-800 underflows to 0, and the visible weight left is 0.
   const Tensor p = llm::softmax(Tensor({1, 2}, {0.0, 800.0}));

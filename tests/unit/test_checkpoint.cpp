@@ -157,7 +157,7 @@ const std::string prefix = "decode_checkpoint: the input ";
 
 }  // namespace
 
-TEST_CASE("the layout, byte by byte", "[ch31][checkpoints]") {
+TEST_CASE("the layout, byte by byte", "[checkpoints]") {
   const Checkpoint c = sample();
   const std::string b = llm::encode_checkpoint(c);
   CHECK(b.substr(0, 8) == "LLMCKPT\n");
@@ -220,7 +220,7 @@ TEST_CASE("the layout, byte by byte", "[ch31][checkpoints]") {
         std::string(reinterpret_cast<const char*>(d.data()), 32));
 }
 
-TEST_CASE("a round trip keeps every bit", "[ch31][checkpoints]") {
+TEST_CASE("a round trip keeps every bit", "[checkpoints]") {
   const Checkpoint c = sample();
   const std::string b = llm::encode_checkpoint(c);
   const Checkpoint back = llm::decode_checkpoint(b);
@@ -251,7 +251,7 @@ TEST_CASE("a round trip keeps every bit", "[ch31][checkpoints]") {
 }
 
 TEST_CASE("files: atomic save, load, and the errors of both",
-          "[ch31][checkpoints]") {
+          "[checkpoints]") {
   const fs::path dir = scratch_dir("llm-test-ckpt-files");
   const std::string path = (dir / "run.ckpt").string();
   const Checkpoint c = sample();
@@ -322,7 +322,7 @@ TEST_CASE("files: atomic save, load, and the errors of both",
 }
 
 TEST_CASE("Tokenizer::save writes through the checkpoint's writer",
-          "[ch31][checkpoints]") {
+          "[checkpoints]") {
   // From this chapter on the tokenizer's file is written by
   // write_file_durably: a unique temporary name, never path.tmp.
   const fs::path dir = scratch_dir("llm-test-tok-durable");
@@ -376,7 +376,7 @@ TEST_CASE("Tokenizer::save writes through the checkpoint's writer",
 int signal_to_raise = 0;
 
 TEST_CASE("a signal during a write removes the temporary file",
-          "[ch31][checkpoints]") {
+          "[checkpoints]") {
   const fs::path dir = scratch_dir("llm-test-ckpt-signal");
   const std::string path = (dir / "out.ckpt").string();
   const std::string big(1 << 20, 'x');
@@ -453,7 +453,7 @@ TEST_CASE("a signal during a write removes the temporary file",
   fs::remove_all(dir);
 }
 
-TEST_CASE("what is not a checkpoint", "[ch31][checkpoints]") {
+TEST_CASE("what is not a checkpoint", "[checkpoints]") {
   CHECK(decode_error("") == prefix + "is empty: not a checkpoint");
   CHECK(decode_error(llm::tokenizer_bytes(tokenizer())) ==
         prefix + "is a tokenizer file (LLMBPE magic), not a checkpoint");
@@ -467,7 +467,7 @@ TEST_CASE("what is not a checkpoint", "[ch31][checkpoints]") {
                  "begins 7b 22 78 22 3a 20 31 7d)");
 }
 
-TEST_CASE("a truncated file, cut anywhere", "[ch31][checkpoints]") {
+TEST_CASE("a truncated file, cut anywhere", "[checkpoints]") {
   const std::string b = llm::encode_checkpoint(sample());
   // A beginning of the magic is a cut checkpoint, not a foreign file.
   CHECK(decode_error(b.substr(0, 5)) ==
@@ -488,7 +488,7 @@ TEST_CASE("a truncated file, cut anywhere", "[ch31][checkpoints]") {
   }
 }
 
-TEST_CASE("versions", "[ch31][checkpoints]") {
+TEST_CASE("versions", "[checkpoints]") {
   std::string b = llm::encode_checkpoint(sample());
   set_le(b, 8, 2, 4);
   CHECK(decode_error(b) == prefix + "has version 2, newer than version 1, "
@@ -498,7 +498,7 @@ TEST_CASE("versions", "[ch31][checkpoints]") {
   CHECK(llm::checkpoint_version == 1);
 }
 
-TEST_CASE("a flipped bit anywhere is refused", "[ch31][checkpoints]") {
+TEST_CASE("a flipped bit anywhere is refused", "[checkpoints]") {
   const std::string b = llm::encode_checkpoint(sample());
   // In the middle of the parameters only the checksum can see it; the
   // message quotes the first 8 bytes of both digests.
@@ -548,7 +548,7 @@ TEST_CASE("a flipped bit anywhere is refused", "[ch31][checkpoints]") {
   CHECK(flips < b.size() / 4);
 }
 
-TEST_CASE("the form of the sections", "[ch31][checkpoints]") {
+TEST_CASE("the form of the sections", "[checkpoints]") {
   const std::string b = llm::encode_checkpoint(sample());
   std::string x = b;
   set_le(x, 12, 4, 4);
@@ -584,7 +584,7 @@ TEST_CASE("the form of the sections", "[ch31][checkpoints]") {
 }
 
 TEST_CASE("a config that disagrees with the tensors",
-          "[ch31][checkpoints]") {
+          "[checkpoints]") {
   const std::string b = llm::encode_checkpoint(sample());
   const std::size_t conf = 28;
   std::string x = b;
@@ -618,7 +618,7 @@ TEST_CASE("a config that disagrees with the tensors",
 }
 
 TEST_CASE("a context below 2 is refused by writer and reader",
-          "[ch31][checkpoints]") {
+          "[checkpoints]") {
   Checkpoint c = sample();
   c.config.context = 1;
   CHECK(message_of<CheckpointError>([&] { llm::encode_checkpoint(c); }) ==
@@ -631,7 +631,7 @@ TEST_CASE("a context below 2 is refused by writer and reader",
 }
 
 TEST_CASE("tensors and moments must match the registry by name and shape",
-          "[ch31][checkpoints]") {
+          "[checkpoints]") {
   const Checkpoint good = sample();
   // Same scalars, wrong name.
   Parameters renamed(12);
@@ -713,7 +713,7 @@ Run resumed(const std::string& bytes, bool optimizer, bool rng) {
 }  // namespace
 
 TEST_CASE("resumed training gives the bits of uninterrupted training",
-          "[ch31][checkpoints]") {
+          "[checkpoints]") {
   Run straight = start();
   train(straight, 6);
 

@@ -47,7 +47,7 @@ std::vector<Document> little_corpus(int n) {
 
 }  // namespace
 
-TEST_CASE("split_of follows the bucket rule", "[ch02][corpus-splits]") {
+TEST_CASE("split_of follows the bucket rule", "[corpus-splits]") {
   // sha256sum prints ca978112ca1bbdca... for "a"; that number mod 100 is
   // 50 (Python's integers), so "a" goes to train.
   CHECK(llm::split_hash("a") == 0xca978112ca1bbdcaULL);
@@ -72,7 +72,7 @@ TEST_CASE("split_of follows the bucket rule", "[ch02][corpus-splits]") {
 }
 
 TEST_CASE("split_documents partitions the documents in corpus order",
-          "[ch02][corpus-splits]") {
+          "[corpus-splits]") {
   const std::vector<Document> docs = little_corpus(40);
   const llm::CorpusSplits s = llm::split_documents(docs);
   CHECK(s.train.size() + s.validation.size() + s.test.size() == docs.size());
@@ -93,7 +93,7 @@ TEST_CASE("split_documents partitions the documents in corpus order",
 }
 
 TEST_CASE("adding a document moves no other document",
-          "[ch02][corpus-splits]") {
+          "[corpus-splits]") {
   std::vector<Document> docs = little_corpus(30);
   const llm::CorpusSplits before = llm::split_documents(docs);
   // The new document goes in the middle of the corpus.
@@ -117,7 +117,7 @@ TEST_CASE("adding a document moves no other document",
 }
 
 TEST_CASE("count_words counts runs of non-space bytes",
-          "[ch02][corpus-splits]") {
+          "[corpus-splits]") {
   CHECK(llm::count_words("") == 0);
   CHECK(llm::count_words("   \n") == 0);
   CHECK(llm::count_words("one") == 1);
@@ -128,7 +128,7 @@ TEST_CASE("count_words counts runs of non-space bytes",
 }
 
 TEST_CASE("parse_documents reads a well-formed corpus file",
-          "[ch02][corpus-splits]") {
+          "[corpus-splits]") {
   const std::string file = sep + "first\none line\n" + sep +
                            "second one\ntwo\nlines\n";
   const std::vector<Document> docs = llm::parse_documents(file, "t.txt");
@@ -144,7 +144,7 @@ TEST_CASE("parse_documents reads a well-formed corpus file",
 }
 
 TEST_CASE("a malformed corpus file is rejected, each mistake with its "
-          "message", "[ch02][corpus-splits]") {
+          "message", "[corpus-splits]") {
   CHECK_THROWS_MATCHES(
       llm::parse_documents("", "c.txt"), llm::FormatError,
       Message("parse_documents: c.txt: byte 0: the file is empty, expected "
@@ -191,7 +191,7 @@ TEST_CASE("a malformed corpus file is rejected, each mistake with its "
 }
 
 TEST_CASE("read_documents reads a file and reports one it cannot open",
-          "[ch02][corpus-splits]") {
+          "[corpus-splits]") {
   namespace fs = std::filesystem;
   // A directory of its own (mkdtemp): snapshots run this test in
   // parallel processes.

@@ -180,7 +180,7 @@ Run run_block(Tape& tape, const Tensor& x, const std::vector<Tensor>& w,
 }  // namespace
 
 TEST_CASE("the block equals an independent plain-loop block",
-          "[ch26][decoder-block]") {
+          "[decoder-block]") {
   const std::vector<Tensor> w = with_unit_gains(small_weights());
   const Tensor x = wave({2, 3, 4}, 0.5, 1.3);  // B = 2, T = 3, d = 4
   Tape tape;
@@ -200,7 +200,7 @@ TEST_CASE("the block equals an independent plain-loop block",
 }
 
 TEST_CASE("the block's output rows do not read later tokens",
-          "[ch26][decoder-block]") {
+          "[decoder-block]") {
   const std::vector<Tensor> w = with_unit_gains(small_weights());
   const Tensor x = wave({2, 3, 4}, 0.5, 1.3);
   Tensor changed = x.contiguous();
@@ -220,7 +220,7 @@ TEST_CASE("the block's output rows do not read later tokens",
 }
 
 TEST_CASE("zero output projections make the block the identity",
-          "[ch26][decoder-block]") {
+          "[decoder-block]") {
   std::vector<Tensor> w = small_weights();
   w[4] = Tensor({4, 4});  // W_O = 0
   w[8] = Tensor({6, 4});  // W_down = 0
@@ -243,7 +243,7 @@ TEST_CASE("zero output projections make the block the identity",
 
 TEST_CASE("the input's and every parameter's gradient pass a "
           "central-difference check",
-          "[ch26][decoder-block]") {
+          "[decoder-block]") {
   std::vector<Tensor> in = {wave({2, 3, 4}, 0.5, 1.3)};
   for (const Tensor& t : with_unit_gains(small_weights())) in.push_back(t);
   const llm::TapeFunction f = [](Tape&, const Vars& v) {
@@ -257,7 +257,7 @@ TEST_CASE("the input's and every parameter's gradient pass a "
 }
 
 TEST_CASE("the block registers nine parameters, 2d + 4d^2 + 3df scalars",
-          "[ch26][decoder-block]") {
+          "[decoder-block]") {
   Parameters params(3);
   llm::add_decoder_block_parameters(params, small, "b0");
   const std::vector<std::string> names = {
@@ -281,7 +281,7 @@ TEST_CASE("the block registers nine parameters, 2d + 4d^2 + 3df scalars",
 }
 
 TEST_CASE("registered parameters bound by name drive the block",
-          "[ch26][decoder-block]") {
+          "[decoder-block]") {
   Parameters params(11);
   llm::add_decoder_block_parameters(params, small);
   std::vector<Tensor> w;
@@ -299,7 +299,7 @@ TEST_CASE("registered parameters bound by name drive the block",
 
 TEST_CASE("add_decoder_block_parameters rejects a taken name and adds "
           "nothing",
-          "[ch26][decoder-block]") {
+          "[decoder-block]") {
   Parameters params(3);
   params.add("block.ffn.w_up", Tensor({1}));
   REQUIRE(message_of<llm::ConfigError>([&] {
@@ -311,7 +311,7 @@ TEST_CASE("add_decoder_block_parameters rejects a taken name and adds "
 
 TEST_CASE("a block configuration needs a valid attention, f > 0 and "
           "eps > 0",
-          "[ch26][decoder-block]") {
+          "[decoder-block]") {
   DecoderBlockConfig c = small;
   const auto error = [&] {
     return message_of<llm::ConfigError>([&] { llm::validate(c); });
@@ -334,7 +334,7 @@ TEST_CASE("a block configuration needs a valid attention, f > 0 and "
 }
 
 TEST_CASE("decoder_block rejects an input that is not [B, T, d], T > 0",
-          "[ch26][decoder-block]") {
+          "[decoder-block]") {
   const std::vector<Tensor> w = small_weights();
   for (const Shape& s : {Shape{3, 4}, Shape{1, 3, 5}, Shape{1, 0, 4}}) {
     Tape tape;
@@ -348,7 +348,7 @@ TEST_CASE("decoder_block rejects an input that is not [B, T, d], T > 0",
 }
 
 TEST_CASE("decoder_block rejects a weight of the wrong shape",
-          "[ch26][decoder-block]") {
+          "[decoder-block]") {
   std::vector<Tensor> w = small_weights();
   w[6] = Tensor({6, 4});  // w_gate transposed
   Tape tape;
@@ -360,7 +360,7 @@ TEST_CASE("decoder_block rejects a weight of the wrong shape",
 }
 
 TEST_CASE("decoder_block rejects weights on another tape",
-          "[ch26][decoder-block]") {
+          "[decoder-block]") {
   const std::vector<Tensor> w = small_weights();
   Tape tape, other;
   const Var x = other.leaf(Tensor({1, 2, 4}));
@@ -373,7 +373,7 @@ TEST_CASE("decoder_block rejects weights on another tape",
 }
 
 TEST_CASE("decoder_block rejects positions beyond the capacity",
-          "[ch26][decoder-block]") {
+          "[decoder-block]") {
   const std::vector<Tensor> w = small_weights();
   Tape tape;
   // Positions 3, 4, 5 with a capacity of 5 (0 .. 4).
@@ -393,7 +393,7 @@ TEST_CASE("decoder_block rejects positions beyond the capacity",
 }
 
 TEST_CASE("a single token gives W_Q and W_K no gradient",
-          "[ch26][decoder-block]") {
+          "[decoder-block]") {
   const std::vector<Tensor> w = with_unit_gains(small_weights());
   Tape tape;
   const Run r = run_block(tape, wave({3, 1, 4}, 0.2, 1.1), w);  // T = 1

@@ -124,7 +124,7 @@ Vec composed_logits(const Parameters& p, const ModelConfig& c,
 
 TEST_CASE("a model configuration needs V, N and a context > 0 and a "
           "valid block",
-          "[ch28][decoder-model]") {
+          "[decoder-model]") {
   REQUIRE_NOTHROW(llm::validate(small));
   ModelConfig c = small;
   const auto error = [&] {
@@ -151,7 +151,7 @@ TEST_CASE("a model configuration needs V, N and a context > 0 and a "
 
 TEST_CASE("the model registers its tensors in a fixed order, "
           "V d + N(2d + 4d^2 + 3df) + d scalars",
-          "[ch28][decoder-model]") {
+          "[decoder-model]") {
   Parameters params(3);
   llm::add_model_parameters(params, small);
   const std::vector<std::string> parts = {
@@ -180,7 +180,7 @@ TEST_CASE("the model registers its tensors in a fixed order, "
 
 TEST_CASE("initialisation: a small embedding, scaled output projections, "
           "unit gains, reproducible from the seed",
-          "[ch28][decoder-model]") {
+          "[decoder-model]") {
   Parameters params(7);
   llm::add_model_parameters(params, small);
   // The blocks are drawn as add_decoder_block_parameters draws them
@@ -220,7 +220,7 @@ TEST_CASE("initialisation: a small embedding, scaled output projections, "
 }
 
 TEST_CASE("add_model_parameters rejects a taken name and adds nothing",
-          "[ch28][decoder-model]") {
+          "[decoder-model]") {
   Parameters params(3);
   params.add("final_norm.gain", Tensor({1}));  // the last name it adds
   REQUIRE(message_of<llm::ConfigError>([&] {
@@ -232,7 +232,7 @@ TEST_CASE("add_model_parameters rejects a taken name and adds nothing",
 
 TEST_CASE("the model equals embedding rows, the blocks, a final RMSNorm "
           "and u E^T composed by hand",
-          "[ch28][decoder-model]") {
+          "[decoder-model]") {
   const Parameters p = waved();
   const Tensor z = logits_of(p, small, inputs);
   REQUIRE(z.shape() == Shape{2, 4, 5});
@@ -251,7 +251,7 @@ TEST_CASE("the model equals embedding rows, the blocks, a final RMSNorm "
 }
 
 TEST_CASE("the loss is the mean of log-sum-exp minus the target's logit",
-          "[ch28][decoder-model]") {
+          "[decoder-model]") {
   const Parameters p = waved();
   Tape tape;
   const llm::ParameterLeaves leaves(tape, p);
@@ -273,7 +273,7 @@ TEST_CASE("the loss is the mean of log-sum-exp minus the target's logit",
 
 TEST_CASE("changing token t leaves every earlier position's logits "
           "bitwise unchanged",
-          "[ch28][decoder-model]") {
+          "[decoder-model]") {
   const Parameters p = waved();
   const Tensor a = logits_of(p, small, inputs);
   for (std::size_t t = 0; t < 4; ++t) {
@@ -290,7 +290,7 @@ TEST_CASE("changing token t leaves every earlier position's logits "
 
 TEST_CASE("every coordinate of every parameter passes a central-"
           "difference check of the loss",
-          "[ch28][decoder-model]") {
+          "[decoder-model]") {
   const llm::TapeFunction f = [](Tape&, const Vars& v) {
     return llm::next_token_loss(
         llm::model_forward(weights_of(v, 2), small, inputs).logits,
@@ -303,7 +303,7 @@ TEST_CASE("every coordinate of every parameter passes a central-"
 
 TEST_CASE("the tied embedding's gradient is the sum of its input and "
           "output uses",
-          "[ch28][decoder-model]") {
+          "[decoder-model]") {
   const Parameters p = waved();
   // Token 4 is in no input (nor in any target).
   const TokenGrid in{.batch = 2, .length = 4,
@@ -338,7 +338,7 @@ TEST_CASE("the tied embedding's gradient is the sum of its input and "
 }
 
 TEST_CASE("an untrained model's loss is close to log V",
-          "[ch28][decoder-model]") {
+          "[decoder-model]") {
   // V = 256, d = 64: logits of spread about 0.02 sqrt(64) = 0.16, so the
   // expected loss is about log V + 0.16^2 / 2 = log V + 0.013. The mean
   // over 32 positions varies by about 0.16 / sqrt(32) = 0.03 around it;
@@ -367,7 +367,7 @@ TEST_CASE("an untrained model's loss is close to log V",
 }
 
 TEST_CASE("model_forward rejects bad tokens and records nothing",
-          "[ch28][decoder-model]") {
+          "[decoder-model]") {
   const Parameters p = waved();
   const auto attempt = [&](const TokenGrid& g, const std::string& message) {
     Tape tape;
@@ -396,7 +396,7 @@ TEST_CASE("model_forward rejects bad tokens and records nothing",
 
 TEST_CASE("model_forward rejects weights that do not fit the "
           "configuration",
-          "[ch28][decoder-model]") {
+          "[decoder-model]") {
   const Parameters p = waved();
   Tape tape;
   const llm::ParameterLeaves leaves(tape, p);
@@ -421,7 +421,7 @@ TEST_CASE("model_forward rejects weights that do not fit the "
 }
 
 TEST_CASE("next_token_loss rejects targets that do not fit the logits",
-          "[ch28][decoder-model]") {
+          "[decoder-model]") {
   Tape tape;
   const Var z = tape.leaf(Tensor({2, 3, 5}));
   REQUIRE_THROWS_WITH(

@@ -26,7 +26,7 @@ using llm::Tensor;
 using llm::Var;
 
 TEST_CASE("embedding copies rows and sums the gradients of repeated ids",
-          "[ch17][embeddings-linear]") {
+          "[embeddings-linear]") {
   Tape tape;
   const Var table = tape.leaf(Tensor({4, 1}, {10, 11, 12, 13}));
   const Var rows = llm::embedding(table, {1, 1, 1, 2});
@@ -38,7 +38,7 @@ TEST_CASE("embedding copies rows and sums the gradients of repeated ids",
 }
 
 TEST_CASE("embedding rejects a bad id or table before recording",
-          "[ch17][embeddings-linear]") {
+          "[embeddings-linear]") {
   Tape tape;
   const Var table = tape.leaf(Tensor({3, 2}));
   const std::size_t before = tape.size();
@@ -54,7 +54,7 @@ TEST_CASE("embedding rejects a bad id or table before recording",
 }
 
 TEST_CASE("linear computes x W + b row by row",
-          "[ch17][embeddings-linear]") {
+          "[embeddings-linear]") {
   Tape tape;
   const Var x = tape.leaf(Tensor({2, 2}, {1, 2, 3, 4}));
   const Var w = tape.leaf(Tensor({2, 3}, {1, 0, -1, 2, 1, 0}));
@@ -70,7 +70,7 @@ TEST_CASE("linear computes x W + b row by row",
 }
 
 TEST_CASE("linear keeps every leading axis, and none",
-          "[ch17][embeddings-linear]") {
+          "[embeddings-linear]") {
   Tape tape;
   const Var w = tape.leaf(ramp({3, 2}, -0.5, 0.25));
   const Var v = tape.leaf(Tensor({3}, {1, 2, 3}));
@@ -101,7 +101,7 @@ TEST_CASE("linear keeps every leading axis, and none",
 }
 
 TEST_CASE("the bias gradient sums over every leading axis",
-          "[ch17][embeddings-linear]") {
+          "[embeddings-linear]") {
   Tape tape;
   const Var x = tape.leaf(ramp({2, 5, 3}, -1.0, 0.1));
   const Var w = tape.leaf(ramp({3, 4}, 0.5, -0.1));
@@ -114,7 +114,7 @@ TEST_CASE("the bias gradient sums over every leading axis",
 }
 
 TEST_CASE("linear's weight and bias gradients by hand",
-          "[ch17][embeddings-linear]") {
+          "[embeddings-linear]") {
   // The exercise: X rows (1,1), (1,0), (0,2); dY rows (1,0), (2,1),
   // (0,3). db = column sums = (3, 4); dW = X^T dY = [[3, 1], [1, 6]].
   Tape tape;
@@ -127,7 +127,7 @@ TEST_CASE("linear's weight and bias gradients by hand",
 }
 
 TEST_CASE("linear rejects mismatched shapes before recording",
-          "[ch17][embeddings-linear]") {
+          "[embeddings-linear]") {
   Tape tape;
   const Var x = tape.leaf(Tensor({2, 3}));
   const Var w = tape.leaf(Tensor({4, 5}));
@@ -155,7 +155,7 @@ TEST_CASE("linear rejects mismatched shapes before recording",
 }
 
 TEST_CASE("embedding and linear pass the finite-difference check",
-          "[ch17][embeddings-linear]") {
+          "[embeddings-linear]") {
   const Tensor table = ramp({5, 3}, -0.6, 0.11);
   const Tensor w = ramp({3, 4}, 0.9, -0.13), b = ramp({4}, 0.2, -0.1);
   REQUIRE(worst_tape_error([](Tape&, const Vars& v) {
@@ -176,7 +176,7 @@ TEST_CASE("embedding and linear pass the finite-difference check",
 }
 
 TEST_CASE("layers register named parameters with their initialisers",
-          "[ch17][embeddings-linear]") {
+          "[embeddings-linear]") {
   llm::Parameters p(17);
   const Tensor e = llm::add_embedding(p, "embed", 6, 4);
   llm::add_linear(p, "head", 4, 6, true);
@@ -201,7 +201,7 @@ TEST_CASE("layers register named parameters with their initialisers",
 }
 
 TEST_CASE("registering a layer twice or with no inputs is rejected",
-          "[ch17][embeddings-linear]") {
+          "[embeddings-linear]") {
   llm::Parameters p(1);
   llm::add_linear(p, "head", 2, 3, true);
   REQUIRE_THROWS_AS(llm::add_linear(p, "head", 2, 3, true),
@@ -222,7 +222,7 @@ TEST_CASE("registering a layer twice or with no inputs is rejected",
 }
 
 TEST_CASE("ParameterLeaves puts a registry on a tape in order",
-          "[ch17][embeddings-linear]") {
+          "[embeddings-linear]") {
   llm::Parameters p(5);
   llm::add_embedding(p, "embed", 3, 2);
   llm::add_linear(p, "head", 2, 3, true);
@@ -251,7 +251,7 @@ TEST_CASE("ParameterLeaves puts a registry on a tape in order",
 }
 
 TEST_CASE("the first model's loss equals a plain-loop computation",
-          "[ch17][embeddings-linear]") {
+          "[embeddings-linear]") {
   llm::Parameters p(17);
   llm::add_embedding(p, "embed", 6, 4);
   llm::add_linear(p, "head", 4, 6, true);

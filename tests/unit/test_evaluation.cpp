@@ -45,7 +45,7 @@ Docs numbered_docs() {
 }  // namespace
 
 TEST_CASE("document_windows scores every target once, inside its "
-          "document", "[ch30][evaluation]") {
+          "document", "[evaluation]") {
   // T = 4: document 0 (1 id) has no target; document 1 (2 ids) gives a
   // short window of 1 target, a batch of its own and the first one out;
   // document 2 (5 ids) one full window of 4; document 3 (9 ids) two full
@@ -80,7 +80,7 @@ TEST_CASE("document_windows scores every target once, inside its "
 }
 
 TEST_CASE("document_windows rejects a zero context or batch",
-          "[ch30][evaluation]") {
+          "[evaluation]") {
   CHECK(message_of<llm::ConfigError>([] {
           llm::document_windows(numbered_docs(), 0, 2);
         }) == "document_windows: T = 0, B = 2, expected T, B > 0");
@@ -98,7 +98,7 @@ const llm::ModelConfig tiny{.vocab = 40, .d_model = 8, .layers = 1,
 }  // namespace
 
 TEST_CASE("evaluate_documents sums the loss of every target",
-          "[ch30][evaluation]") {
+          "[evaluation]") {
   llm::Parameters p(30);
   llm::add_model_parameters(p, tiny);
   const Docs docs = numbered_docs();
@@ -131,7 +131,7 @@ TEST_CASE("evaluate_documents sums the loss of every target",
 }
 
 TEST_CASE("evaluate_documents rejects no bytes and no targets",
-          "[ch30][evaluation]") {
+          "[evaluation]") {
   llm::Parameters p(30);
   llm::add_model_parameters(p, tiny);
   CHECK(message_of<llm::ConfigError>([&] {
@@ -145,7 +145,7 @@ TEST_CASE("evaluate_documents rejects no bytes and no targets",
 
 TEST_CASE("sliding_windows score every target once, with T - S + 1 ids "
           "of context after a document's first window",
-          "[ch30][evaluation]") {
+          "[evaluation]") {
   // T = 4, S = 2, B = 2, by hand. Document 1 (ids 10, 11): one short
   // window, 10 -> 11. Document 2 (20..24): one full window that reaches
   // its end. Document 3 (30..38, 8 targets): windows from ids 30, 32 and
@@ -186,7 +186,7 @@ TEST_CASE("sliding_windows score every target once, with T - S + 1 ids "
 }
 
 TEST_CASE("sliding_windows of stride T are document_windows' windows",
-          "[ch30][evaluation]") {
+          "[evaluation]") {
   for (const std::size_t t : {1u, 2u, 3u, 4u, 7u}) {
     const std::vector<llm::Batch> chopped =
         llm::document_windows(numbered_docs(), t, 2);
@@ -204,7 +204,7 @@ TEST_CASE("sliding_windows of stride T are document_windows' windows",
 }
 
 TEST_CASE("sliding_windows rejects a stride of 0 or beyond T, and B 0",
-          "[ch30][evaluation]") {
+          "[evaluation]") {
   const char* want = ", expected 1 <= S <= T and B > 0";
   CHECK(message_of<llm::ConfigError>([] {
           llm::sliding_windows(numbered_docs(), 4, 0, 2);
@@ -218,7 +218,7 @@ TEST_CASE("sliding_windows rejects a stride of 0 or beyond T, and B 0",
 }
 
 TEST_CASE("evaluate_documents with stride 2 sums each target once, on "
-          "any number of threads", "[ch30][evaluation]") {
+          "any number of threads", "[evaluation]") {
   llm::Parameters p(30);
   llm::add_model_parameters(p, tiny);
   const Docs docs = numbered_docs();

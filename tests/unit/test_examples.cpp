@@ -35,7 +35,8 @@ Ids range_ids(TokenId first, std::size_t n) {
 
 }  // namespace
 
-TEST_CASE("window_count on hand-worked documents", "[ch05][examples]") {
+TEST_CASE("window_count on hand-worked documents",
+          "[next-token-examples][examples]") {
   // L = 10, T = 4, S = 1: starts 0 .. 5 (the window 5 .. 9 is the last).
   CHECK(llm::window_count(10, {.context = 4}) == 6);
   // S = 3: starts 0 and 3; start 6 would need ids up to 10.
@@ -49,7 +50,7 @@ TEST_CASE("window_count on hand-worked documents", "[ch05][examples]") {
 }
 
 TEST_CASE("window_count equals windows counted one by one",
-          "[ch05][examples]") {
+          "[next-token-examples][examples]") {
   for (std::size_t length = 0; length < 40; ++length) {
     for (std::size_t t = 1; t < 12; ++t) {
       for (std::size_t s = 1; s < 9; ++s) {
@@ -62,7 +63,7 @@ TEST_CASE("window_count equals windows counted one by one",
 }
 
 TEST_CASE("an example set holds exactly the windows of its documents",
-          "[ch05][examples]") {
+          "[next-token-examples][examples]") {
   // Three documents of 5, 2 and 3 ids; T = 2. The second is too short
   // (L = 2 <= T) and yields nothing; the others 5 - 2 = 3 and 3 - 2 = 1.
   const Docs docs = {range_ids(10, 5), range_ids(20, 2), range_ids(30, 3)};
@@ -93,7 +94,7 @@ TEST_CASE("an example set holds exactly the windows of its documents",
 }
 
 TEST_CASE("the target is the input's view moved by one id",
-          "[ch05][examples]") {
+          "[next-token-examples][examples]") {
   const ExampleSet set({range_ids(0, 50)}, {.context = 8, .stride = 5});
   // (50 - 8 - 1) / 5 + 1 = 9 windows, at 0, 5, ..., 40.
   REQUIRE(set.size() == 9);
@@ -108,7 +109,7 @@ TEST_CASE("the target is the input's view moved by one id",
 }
 
 TEST_CASE("document views return each document's ids",
-          "[ch05][examples]") {
+          "[next-token-examples][examples]") {
   const Docs docs = {range_ids(7, 3), {}, range_ids(1, 4)};
   const ExampleSet set(docs, {.context = 1});
   for (std::size_t d = 0; d < docs.size(); ++d) {
@@ -119,7 +120,8 @@ TEST_CASE("document views return each document's ids",
   CHECK(set.size() == 5);
 }
 
-TEST_CASE("bad window configurations are rejected", "[ch05][examples]") {
+TEST_CASE("bad window configurations are rejected",
+          "[next-token-examples][examples]") {
   CHECK_THROWS_MATCHES(
       llm::window_count(5, {.context = 0}), llm::ConfigError,
       Catch::Message("WindowConfig: context is 0, expected > 0"));
@@ -132,7 +134,7 @@ TEST_CASE("bad window configurations are rejected", "[ch05][examples]") {
 }
 
 TEST_CASE("an example set that would be empty is rejected",
-          "[ch05][examples]") {
+          "[next-token-examples][examples]") {
   CHECK_THROWS_MATCHES(
       ExampleSet(Docs{}, {.context = 2}), llm::ConfigError,
       Catch::Message("ExampleSet: no documents, expected at least one"));
@@ -145,7 +147,8 @@ TEST_CASE("an example set that would be empty is rejected",
                      "the context"));
 }
 
-TEST_CASE("indices outside the set are rejected", "[ch05][examples]") {
+TEST_CASE("indices outside the set are rejected",
+          "[next-token-examples][examples]") {
   const ExampleSet set({range_ids(0, 5)}, {.context = 2});
   CHECK_THROWS_MATCHES(
       set.at(3), llm::IndexError,

@@ -81,7 +81,7 @@ struct ThreadsReset {
 
 }  // namespace
 
-TEST_CASE("to_vector walks views in row-major order", "[ch27][fast-kernels]") {
+TEST_CASE("to_vector walks views in row-major order", "[fast-kernels]") {
   const Tensor base = noise({5, 7, 9}, 1);
   CHECK(same_bits(base.to_vector(), walk(base)));
   const Tensor t = base.transpose(0, 2);                  // strides [1, 9, 63]
@@ -99,7 +99,7 @@ TEST_CASE("to_vector walks views in row-major order", "[ch27][fast-kernels]") {
 }
 
 TEST_CASE("zip and map apply the same function to the same pairs",
-          "[ch27][fast-kernels]") {
+          "[fast-kernels]") {
   const Tensor a = noise({7, 33}, 3).transpose(0, 1);  // [33, 7], strided
   const Tensor b = noise({1, 7}, 4);                   // broadcast rows
   const Vec av = walk(a), bv = walk(b.broadcast_to({33, 7}));
@@ -120,7 +120,7 @@ TEST_CASE("zip and map apply the same function to the same pairs",
   CHECK(neg[0] == -av[7]);  // row 1 of a, first column
 }
 
-TEST_CASE("reductions fold each axis in index order", "[ch27][fast-kernels]") {
+TEST_CASE("reductions fold each axis in index order", "[fast-kernels]") {
   const Tensor x = noise({3, 65, 7}, 6).slice(1, 1, 34);  // [3, 33, 7] view
   const Vec xv = walk(x);
   for (std::size_t axis = 0; axis < 3; ++axis) {
@@ -151,7 +151,7 @@ TEST_CASE("reductions fold each axis in index order", "[ch27][fast-kernels]") {
 }
 
 TEST_CASE("matmul equals the i-p-j loop bitwise on odd shapes",
-          "[ch27][fast-kernels]") {
+          "[fast-kernels]") {
   const ThreadsReset reset;
   const std::size_t sizes[] = {1, 7, 33, 65};
   for (std::size_t threads : {1, 2, 3}) {
@@ -170,7 +170,7 @@ TEST_CASE("matmul equals the i-p-j loop bitwise on odd shapes",
 }
 
 TEST_CASE("matmul on views and batches equals the loop bitwise",
-          "[ch27][fast-kernels]") {
+          "[fast-kernels]") {
   const ThreadsReset reset;
   for (std::size_t threads : {1, 2}) {
     llm::set_threads(threads);
@@ -209,7 +209,7 @@ TEST_CASE("matmul on views and batches equals the loop bitwise",
   }
 }
 
-TEST_CASE("the thread count is checked", "[ch27][fast-kernels]") {
+TEST_CASE("the thread count is checked", "[fast-kernels]") {
   const ThreadsReset reset;
   CHECK(llm::thread_count() == 1);
   CHECK_THROWS_WITH(llm::set_threads(0),
@@ -227,7 +227,7 @@ TEST_CASE("the thread count is checked", "[ch27][fast-kernels]") {
 }
 
 TEST_CASE("kernels split over 1, 2 and 3 threads give the plain loops' "
-          "bits", "[ch27][fast-kernels]") {
+          "bits", "[fast-kernels]") {
   const ThreadsReset reset;
   // Large enough to pass kParallelWork, odd extents, a view with an
   // offset; every operand layout zip and reduce tell apart.
@@ -272,7 +272,7 @@ TEST_CASE("kernels split over 1, 2 and 3 threads give the plain loops' "
 }
 
 TEST_CASE("the causal mask by rows marks what is_future marks, on any "
-          "thread count", "[ch27][fast-kernels]") {
+          "thread count", "[fast-kernels]") {
   const ThreadsReset reset;
   const std::size_t t = 37;
   const Tensor scores = noise({5, 7, t, t}, 16);  // 47915 elements
@@ -299,7 +299,7 @@ TEST_CASE("the causal mask by rows marks what is_future marks, on any "
 }
 
 TEST_CASE("an exception in a chunk reaches the caller as itself",
-          "[ch27][fast-kernels]") {
+          "[fast-kernels]") {
   const ThreadsReset reset;
   llm::set_threads(3);
   const auto throw_from = [](std::size_t first) {
@@ -334,7 +334,7 @@ TEST_CASE("an exception in a chunk reaches the caller as itself",
 }
 
 TEST_CASE("a block's step gives the same bits on 1 and 2 threads, and its "
-          "tape does not grow with the steps", "[ch27][fast-kernels]") {
+          "tape does not grow with the steps", "[fast-kernels]") {
   const ThreadsReset reset;
   const llm::DecoderBlockConfig config{
       .attention = {.d_model = 64, .heads = 2, .rope_base = 10000.0,
@@ -372,7 +372,7 @@ TEST_CASE("a block's step gives the same bits on 1 and 2 threads, and its "
 // the term an unreached node sends is NaN: the revision must keep both.
 TEST_CASE("gradients keep the simple tape's bits: the sign of a first "
           "zero term, and zeros from a node nothing reached",
-          "[ch27][fast-kernels]") {
+          "[fast-kernels]") {
   llm::Tape tape;
   const llm::Var x = tape.leaf(Tensor({2}, {1.0, 2.0}));
   const llm::Var c = tape.leaf(Tensor({2}, {-0.0, 3.0}));
@@ -410,7 +410,7 @@ Vec simple_sum(const std::vector<Tensor>& terms) {
 }
 
 TEST_CASE("sole_data: only the one holder of a whole row-major buffer",
-          "[ch27][fast-kernels]") {
+          "[fast-kernels]") {
   Tensor t = noise({7, 33}, 5);
   CHECK(t.sole_data() == t.buffer().data());
   Tensor copy = t;  // a second handle
@@ -428,7 +428,7 @@ TEST_CASE("sole_data: only the one holder of a whole row-major buffer",
 
 TEST_CASE("accumulate in place or into a temporary's buffer gives add's "
           "bits on odd shapes and views, and leaves other holders alone",
-          "[ch27][fast-kernels]") {
+          "[fast-kernels]") {
   ThreadsReset reset;
   for (const std::size_t threads : {1, 2}) {
     llm::set_threads(threads);
@@ -493,7 +493,7 @@ TEST_CASE("accumulate in place or into a temporary's buffer gives add's "
 
 TEST_CASE("AdamW gives each thread whole parameters and the one-thread "
           "bits; parameters on one buffer stay in registry order",
-          "[ch27][fast-kernels]") {
+          "[fast-kernels]") {
   const ThreadsReset reset;
   // Several parameters of different sizes (a large one, as the
   // embedding is, and small ones), two steps of made-up gradients.
@@ -529,7 +529,7 @@ TEST_CASE("AdamW gives each thread whole parameters and the one-thread "
 
 TEST_CASE("AdamW writes a row-major parameter through its buffer, at an "
           "offset or not, and a view through set, with the same bits",
-          "[ch27][fast-kernels]") {
+          "[fast-kernels]") {
   const auto run = [](const Tensor& start) {
     llm::Parameters p(27);
     p.add("w", start);
@@ -592,7 +592,7 @@ Tensor simple_log_softmax(const Tensor& x) {
 }  // namespace
 
 TEST_CASE("softmax and log_softmax by rows equal the composed operations "
-          "bitwise, masked keys included", "[ch27][fast-kernels]") {
+          "bitwise, masked keys included", "[fast-kernels]") {
   const ThreadsReset reset;
   const Tensor cases = softmax_cases();  // [5, 7, 33], a view
   REQUIRE(cases.offset() > 0);
@@ -617,7 +617,7 @@ TEST_CASE("softmax and log_softmax by rows equal the composed operations "
 }
 
 TEST_CASE("softmax and log_softmax backward by rows equal the composed "
-          "operations bitwise", "[ch27][fast-kernels]") {
+          "operations bitwise", "[fast-kernels]") {
   const ThreadsReset reset;
   const std::vector<Shape> shapes = {{1}, {7}, {65, 1}, {3, 65}, {2, 33, 7},
                                      {3, 129, 97}};

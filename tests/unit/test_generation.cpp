@@ -21,7 +21,7 @@
 #include "message_of.hpp"
 
 TEST_CASE("cached generation draws the tokens uncached generation draws",
-          "[ch34][generation]") {
+          "[end-to-end][generation]") {
   const llm::Parameters p = spread_model();
   for (double t : {0.0, 0.8, 1.5}) {
     const llm::SamplingOptions o{.temperature = t, .top_k = 5};
@@ -36,7 +36,7 @@ TEST_CASE("cached generation draws the tokens uncached generation draws",
 }
 
 TEST_CASE("generation stops after drawing the stop token, without it",
-          "[ch34][generation]") {
+          "[end-to-end][generation]") {
   const llm::Parameters p = spread_model();
   const llm::SamplingOptions greedy{.temperature = 0.0};
   llm::Rng a(1);
@@ -53,7 +53,7 @@ TEST_CASE("generation stops after drawing the stop token, without it",
 }
 
 TEST_CASE("a full cache is rebuilt from the last half of the context",
-          "[ch34][generation]") {
+          "[end-to-end][generation]") {
   // Context 10: after the 10th position is read, the next token is read
   // into a new cache holding the last 5 ids. The reference is that rule
   // written as a plain loop over decode_step.
@@ -65,7 +65,7 @@ TEST_CASE("a full cache is rebuilt from the last half of the context",
 }
 
 TEST_CASE("bad generation inputs are rejected before any draw",
-          "[ch34][generation]") {
+          "[end-to-end][generation]") {
   const llm::Parameters p = spread_model();
   llm::Rng rng(5);
   const std::uint64_t before = rng.state();

@@ -25,7 +25,7 @@ double f2(const std::vector<double>& p) {
 }  // namespace
 
 TEST_CASE("exercise: quotients by hand are exact at h = 0.5",
-          "[ch12][gradient-checking]") {
+          "[gradient-checking]") {
   // D+(0.5) = (1.5^3 - 1) / 0.5 = 2.375 / 0.5 = 4.75 = 3 + 3h + h^2.
   REQUIRE(llm::forward_difference(cube, 1.0, 0.5) == 4.75);
   // D0(0.5) = (1.5^3 - 0.5^3) / 1 = 3.375 - 0.125 = 3.25 = 3 + h^2.
@@ -33,7 +33,7 @@ TEST_CASE("exercise: quotients by hand are exact at h = 0.5",
 }
 
 TEST_CASE("the central quotient is exact for a quadratic",
-          "[ch12][gradient-checking]") {
+          "[gradient-checking]") {
   // f = x^2 has f''' = 0, so D0 has no truncation error:
   // (3.25^2 - 2.75^2) / 0.5 = (10.5625 - 7.5625) / 0.5 = 6 = f'(3).
   const auto square = [](double x) { return x * x; };
@@ -43,7 +43,7 @@ TEST_CASE("the central quotient is exact for a quadratic",
 }
 
 TEST_CASE("truncation error falls as h for forward and h^2 for central",
-          "[ch12][gradient-checking]") {
+          "[gradient-checking]") {
   // For x^3 at 1: D+ - 3 = 3h + h^2 and D0 - 3 = h^2 exactly, up to
   // rounding of about eps / h, which is 2e-14 at h = 1e-2.
   for (double h : {1e-1, 1e-2, 1e-3}) {
@@ -55,7 +55,7 @@ TEST_CASE("truncation error falls as h for forward and h^2 for central",
 }
 
 TEST_CASE("rounding makes a too small step worse than a moderate one",
-          "[ch12][gradient-checking]") {
+          "[gradient-checking]") {
   // Model: the central error at 1e-6 is about 1e-12 + eps/2e-6 ~ 1e-10;
   // at 1e-13 rounding alone is about eps / 2e-13 ~ 1e-3.
   const double good = std::abs(llm::central_difference(cube, 1.0, 1e-6) - 3);
@@ -66,7 +66,7 @@ TEST_CASE("rounding makes a too small step worse than a moderate one",
 }
 
 TEST_CASE("exercise: Richardson extrapolation is exact for a cubic",
-          "[ch12][gradient-checking]") {
+          "[gradient-checking]") {
   // D0(h) = 3 + h^2, so (4 D0(h/2) - D0(h)) / 3 = (4 * 3.0625 - 3.25) / 3
   // = 9 / 3 = 3; every number is exact in binary.
   const double d_h = llm::central_difference(cube, 1.0, 0.5);
@@ -76,7 +76,7 @@ TEST_CASE("exercise: Richardson extrapolation is exact for a cubic",
 }
 
 TEST_CASE("numeric_gradient estimates every partial derivative",
-          "[ch12][gradient-checking]") {
+          "[gradient-checking]") {
   // df/da = 2ab = 4 and df/db = a^2 + 3b^2 = 13 at (1, 2).
   const std::vector<double> g = llm::numeric_gradient(f2, {1.0, 2.0}, 1e-6);
   REQUIRE(g.size() == 2);
@@ -87,7 +87,7 @@ TEST_CASE("numeric_gradient estimates every partial derivative",
 }
 
 TEST_CASE("numeric_gradient moves one coordinate at a time and restores it",
-          "[ch12][gradient-checking]") {
+          "[gradient-checking]") {
   const std::vector<double> x = {0.1, 0.7, 1.3};
   const double h = 0.5;
   std::vector<std::vector<double>> calls;
@@ -113,7 +113,7 @@ TEST_CASE("numeric_gradient moves one coordinate at a time and restores it",
 }
 
 TEST_CASE("numeric_gradient of a tensor function keeps the shape",
-          "[ch12][gradient-checking]") {
+          "[gradient-checking]") {
   // f(X) = sum_ij X_ij^2 + X_01 * X_10 on a [2,2] tensor:
   // df/dX = 2X, plus X_10 at [0,1] and X_01 at [1,0].
   const auto f = [](const llm::Tensor& t) {
@@ -130,7 +130,7 @@ TEST_CASE("numeric_gradient of a tensor function keeps the shape",
 }
 
 TEST_CASE("numeric_gradient of a view follows the view's own order",
-          "[ch12][gradient-checking]") {
+          "[gradient-checking]") {
   // The transpose of [[1,2],[3,4]] reads 1 3 2 4. With f(T) = 10 T_00 +
   // T_01 the gradient, in T's shape, is [[10, 1], [0, 0]].
   const llm::Tensor x({2, 2}, {1.0, 2.0, 3.0, 4.0});
@@ -145,7 +145,7 @@ TEST_CASE("numeric_gradient of a view follows the view's own order",
 }
 
 TEST_CASE("compare_gradients reports absolute and relative errors",
-          "[ch12][gradient-checking]") {
+          "[gradient-checking]") {
   // |4 - 4.5| = 0.5, scaled by max(1, 4, 4.5) = 4.5: 1/9 at coordinate 0.
   const llm::GradientError e =
       llm::compare_gradients({4.0, 13.0}, {4.5, 13.0});
@@ -160,7 +160,7 @@ TEST_CASE("compare_gradients reports absolute and relative errors",
 }
 
 TEST_CASE("exercise: the floor of 1 in the relative error",
-          "[ch12][gradient-checking]") {
+          "[gradient-checking]") {
   // Coordinate 0: |0 - 1e-11| / max(1, 0, 1e-11) = 1e-11.
   // Coordinate 1: 0.001 / 1000.001, about 1e-6, is the worst.
   const llm::GradientError e =
@@ -173,7 +173,7 @@ TEST_CASE("exercise: the floor of 1 in the relative error",
 }
 
 TEST_CASE("compare_gradients never passes a NaN",
-          "[ch12][gradient-checking]") {
+          "[gradient-checking]") {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const llm::GradientError e = llm::compare_gradients({1.0, nan}, {1.0, 2.0});
   REQUIRE(std::isinf(e.max_abs));
@@ -182,7 +182,7 @@ TEST_CASE("compare_gradients never passes a NaN",
 }
 
 TEST_CASE("compare_gradients on tensors compares shapes first",
-          "[ch12][gradient-checking]") {
+          "[gradient-checking]") {
   const llm::Tensor a({2, 1}, {1.0, 2.0});
   const llm::Tensor b({2, 1}, {1.0, 2.5});
   // |2 - 2.5| / max(1, 2, 2.5) = 0.2 at coordinate 1.
@@ -198,7 +198,7 @@ TEST_CASE("compare_gradients on tensors compares shapes first",
 }
 
 TEST_CASE("compare_gradients rejects gradients of different sizes",
-          "[ch12][gradient-checking]") {
+          "[gradient-checking]") {
   REQUIRE_THROWS_AS(llm::compare_gradients({1.0, 2.0}, {1.0, 2.0, 3.0}),
                     llm::ShapeError);
   REQUIRE_THROWS_WITH(llm::compare_gradients({1.0, 2.0}, {1.0, 2.0, 3.0}),
@@ -207,7 +207,7 @@ TEST_CASE("compare_gradients rejects gradients of different sizes",
 }
 
 TEST_CASE("a step must be positive and finite",
-          "[ch12][gradient-checking]") {
+          "[gradient-checking]") {
   REQUIRE_THROWS_AS(llm::central_difference(cube, 1.0, 0.0),
                     llm::ConfigError);
   REQUIRE_THROWS_WITH(llm::central_difference(cube, 1.0, 0.0),
@@ -227,7 +227,7 @@ TEST_CASE("a step must be positive and finite",
 }
 
 TEST_CASE("a step lost in rounding is rejected",
-          "[ch12][gradient-checking]") {
+          "[gradient-checking]") {
   // Doubles next to 1 are 2^-52 ~ 2.2e-16 apart: 1 + 1e-17 == 1.
   REQUIRE_THROWS_AS(llm::central_difference(cube, 1.0, 1e-17),
                     llm::ConfigError);

@@ -36,7 +36,7 @@ Var forward(const std::vector<Var>& w) {
 
 }  // namespace
 
-TEST_CASE("dL/dZ is (softmax - one-hot) / N", "[ch15r][gradients-review]") {
+TEST_CASE("dL/dZ is (softmax - one-hot) / N", "[gradients-review]") {
   Tape tape;
   const Var z = tape.leaf(ramp({4, 5}, -1.0, 0.3));
   tape.backward(llm::nll(llm::log_softmax(z), targets));
@@ -53,7 +53,7 @@ TEST_CASE("dL/dZ is (softmax - one-hot) / N", "[ch15r][gradients-review]") {
 }
 
 TEST_CASE("gather's backward adds repeated rows and leaves unused rows zero",
-          "[ch15r][gradients-review]") {
+          "[gradients-review]") {
   Tape tape;
   const Var e = tape.leaf(ramp({5, 3}, -0.7, 0.1));
   const Var w = tape.leaf(ramp({3, 5}, -0.6, 0.09));
@@ -71,7 +71,7 @@ TEST_CASE("gather's backward adds repeated rows and leaves unused rows zero",
 }
 
 TEST_CASE("the review's model passes the central-difference check",
-          "[ch15r][gradients-review]") {
+          "[gradients-review]") {
   const std::vector<llm::GradientError> errors = llm::check_tape_gradients(
       [](Tape&, const std::vector<Var>& w) { return forward(w); },
       {ramp({5, 3}, -0.7, 0.1), ramp({3, 5}, -0.6, 0.09)});

@@ -62,7 +62,8 @@ Docs random_documents(std::size_t count, std::size_t v, std::uint64_t seed) {
 
 }  // namespace
 
-TEST_CASE("Kneser-Ney counts and discounts by hand", "[ch06][kneser-ney]") {
+TEST_CASE("Kneser-Ney counts and discounts by hand",
+          "[bigram-baseline][kneser-ney]") {
   const KneserNey m(hand, 5, 2);
   CHECK(m.count(Ids{1, 2}) == 2);
   CHECK(m.count(Ids{2, 4}) == 2);
@@ -74,7 +75,7 @@ TEST_CASE("Kneser-Ney counts and discounts by hand", "[ch06][kneser-ney]") {
   CHECK(m.discount(1) == Approx(1.0 / 3.0).epsilon(1e-15));
 }
 
-TEST_CASE("Kneser-Ney probabilities by hand", "[ch06][kneser-ney]") {
+TEST_CASE("Kneser-Ney probabilities by hand", "[bigram-baseline][kneser-ney]") {
   const KneserNey m(hand, 5, 2);
   const auto p = [&](Ids context, TokenId next) {
     return m.prob(context, next);
@@ -93,7 +94,7 @@ TEST_CASE("Kneser-Ney probabilities by hand", "[ch06][kneser-ney]") {
 }
 
 TEST_CASE("Kneser-Ney at order 3 counts runs from BOS as they occur",
-          "[ch06][kneser-ney]") {
+          "[bigram-baseline][kneser-ney]") {
   // (0,1) starts document A: nothing precedes it, so its order-2 count
   // is its one occurrence. (2,4) follows 1 in A and 3 in B: two
   // distinct ids. (1,2) occurs twice, after 0 and after 2.
@@ -111,7 +112,7 @@ TEST_CASE("Kneser-Ney at order 3 counts runs from BOS as they occur",
 }
 
 TEST_CASE("Kneser-Ney distributions sum to one at every order",
-          "[ch06][kneser-ney]") {
+          "[bigram-baseline][kneser-ney]") {
   // So small a corpus has no continuation count of 1 to estimate D_1
   // from; the discounts are given.
   const std::size_t v = 13;
@@ -146,7 +147,7 @@ TEST_CASE("Kneser-Ney distributions sum to one at every order",
 }
 
 TEST_CASE("Kneser-Ney with estimated discounts sums to one everywhere",
-          "[ch06][kneser-ney]") {
+          "[bigram-baseline][kneser-ney]") {
   // The hand-worked corpus, every context of up to four ids.
   for (int n = 2; n <= 5; ++n) {
     const KneserNey m(hand, 5, n);
@@ -163,7 +164,7 @@ TEST_CASE("Kneser-Ney with estimated discounts sums to one everywhere",
 }
 
 TEST_CASE("Kneser-Ney loss sums -ln p inside each document",
-          "[ch06][kneser-ney]") {
+          "[bigram-baseline][kneser-ney]") {
   const KneserNey m(hand, 5, 3);
   const Docs test = {{0, 1, 2, 4}, {0, 3}};
   const llm::SplitLoss l = llm::evaluate(m, test, 7);
@@ -177,7 +178,7 @@ TEST_CASE("Kneser-Ney loss sums -ln p inside each document",
 }
 
 TEST_CASE("bad Kneser-Ney inputs are rejected, one message each",
-          "[ch06][kneser-ney]") {
+          "[bigram-baseline][kneser-ney]") {
   using llm::ConfigError;
   using llm::IndexError;
   CHECK(message_of<ConfigError>([] { KneserNey(hand, 5, 1); }) ==

@@ -81,7 +81,7 @@ const std::vector<std::vector<std::size_t>> prompts = {
 }  // namespace
 
 TEST_CASE("decode_step equals model_forward on the whole prefix, bit for "
-          "bit, at every position", "[ch33][kv-cache]") {
+          "bit, at every position", "[kv-cache]") {
   const Parameters p = model(small);
   for (const std::vector<std::size_t>& prompt : prompts) {
     const Full whole = full_forward(p, prompt);
@@ -103,7 +103,7 @@ TEST_CASE("decode_step equals model_forward on the whole prefix, bit for "
 
 TEST_CASE("decode_step equals model_forward with weights unlike an "
           "initialisation: gains far from 1, a large embedding",
-          "[ch33][kv-cache]") {
+          "[kv-cache]") {
   // Every tensor replaced by a wave of its shape, different per tensor,
   // so that a gain read for the wrong norm or a weight of the wrong
   // block changes the logits (at initialisation every gain is 1).
@@ -132,7 +132,7 @@ TEST_CASE("decode_step equals model_forward with weights unlike an "
 }
 
 TEST_CASE("after t tokens the cache holds exactly t rows per layer: the "
-          "rotated keys and the values of model_forward", "[ch33][kv-cache]") {
+          "rotated keys and the values of model_forward", "[kv-cache]") {
   const Parameters p = model(small);
   const std::vector<std::size_t>& prompt = prompts[0];
   KvCache cache(small);
@@ -155,7 +155,7 @@ TEST_CASE("after t tokens the cache holds exactly t rows per layer: the "
 }
 
 TEST_CASE("cached and uncached work by formula, against hand counts",
-          "[ch33][kv-cache]") {
+          "[kv-cache]") {
   // d = 8, f = 12, N = 3, V = 7: a block's projections cost 4 d^2 = 256,
   // its SwiGLU 3 d f = 288, the logits V d = 56 per position.
   // Cached at t = 0: 3 (256 + 288 + 2*1*8) + 56 = 1736.
@@ -184,7 +184,7 @@ std::vector<std::vector<std::uint64_t>> snapshot(const KvCache& c) {
 
 TEST_CASE("decode_step rejects a full cache, another model's cache, an id "
           "out of range and a bad parameter, changing nothing",
-          "[ch33][kv-cache]") {
+          "[kv-cache]") {
   const Parameters p = model(small);
   KvCache cache(small);
   for (std::size_t t = 0; t < 2; ++t) llm::decode_step(p, small, cache, t);
@@ -244,7 +244,7 @@ TEST_CASE("decode_step rejects a full cache, another model's cache, an id "
 }
 
 TEST_CASE("a rejected step leaves a cache that still gives the uncached "
-          "logits", "[ch33][kv-cache]") {
+          "logits", "[kv-cache]") {
   const Parameters p = model(small);
   const std::vector<std::size_t>& prompt = prompts[1];
   const Full whole = full_forward(p, prompt);
@@ -257,7 +257,7 @@ TEST_CASE("a rejected step leaves a cache that still gives the uncached "
 }
 
 TEST_CASE("KvCache checks its configuration and every append",
-          "[ch33][kv-cache]") {
+          "[kv-cache]") {
   ModelConfig odd = small;
   odd.heads = 3;  // 8 is not a multiple of 3
   CHECK_THROWS_AS(KvCache(odd), llm::ConfigError);

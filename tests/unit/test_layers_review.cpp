@@ -46,7 +46,7 @@ Var loss(const std::vector<Var>& w) {
 
 }  // namespace
 
-TEST_CASE("the review model's count and decay rule", "[ch21r][layers-review]") {
+TEST_CASE("the review model's count and decay rule", "[layers-review]") {
   // E 6*4 + g1 4 + W_gate, W_up 4*12 each + W_down 12*4 + g2 4 + head 4*6.
   const llm::Parameters p = model();
   CHECK(llm::swiglu_hidden(4, 4) == 12);  // floor(32 / 3) = 10, up to 12
@@ -60,7 +60,7 @@ TEST_CASE("the review model's count and decay rule", "[ch21r][layers-review]") {
 }
 
 TEST_CASE("the review model passes the central-difference check",
-          "[ch21r][layers-review]") {
+          "[layers-review]") {
   const llm::Parameters p = model();
   std::vector<llm::Tensor> inputs;
   for (const llm::NamedTensor& n : p.list()) inputs.push_back(n.value);
@@ -70,7 +70,7 @@ TEST_CASE("the review model passes the central-difference check",
   }
 }
 
-TEST_CASE("AdamW lowers the review model's loss", "[ch21r][layers-review]") {
+TEST_CASE("AdamW lowers the review model's loss", "[layers-review]") {
   llm::Parameters p = model();
   llm::AdamW opt(p, {.lr = 0.05, .weight_decay = 0.01});
   double first = 0.0, last = 0.0;

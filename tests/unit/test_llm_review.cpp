@@ -24,7 +24,7 @@ const llm::ModelConfig small{.vocab = 11, .d_model = 8, .layers = 2,
 
 TEST_CASE("the book's model has 320160 parameters by hand, by formula and "
           "in the registry",
-          "[ch34r][llm-review]") {
+          "[llm-review]") {
   const llm::ModelConfig c = llm::book_model_config();
   REQUIRE(c.vocab == 1026);
   REQUIRE(c.d_model == 96);
@@ -42,7 +42,7 @@ TEST_CASE("the book's model has 320160 parameters by hand, by formula and "
 }
 
 TEST_CASE("the key/value cache holds 2 N d numbers per position",
-          "[ch34r][llm-review]") {
+          "[llm-review]") {
   llm::Parameters p(34);
   llm::add_model_parameters(p, small);
   llm::KvCache cache(small);
@@ -59,7 +59,7 @@ TEST_CASE("the key/value cache holds 2 N d numbers per position",
 
 TEST_CASE("the mean arithmetic per token over a full context matches the "
           "hand count",
-          "[ch34r][llm-review]") {
+          "[llm-review]") {
   // At position t: N (4 d^2 + 3 d f + 2 (t + 1) d) + V d
   //   = 2 (256 + 384 + 16 (t + 1)) + 88 = 1368 + 32 (t + 1).
   // The mean of t + 1 over t = 0 .. 7 is 4.5, so the mean is

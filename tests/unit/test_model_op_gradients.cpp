@@ -22,7 +22,7 @@ using llm::Tensor;
 using llm::Var;
 
 TEST_CASE("gather copies rows and scatter-adds repeated ids",
-          "[ch15][model-op-gradients]") {
+          "[model-op-gradients]") {
   Tape tape;
   const Var table = tape.leaf(ramp({3, 2}, 0.0, 1.0));  // rows 01 23 45
   const Var rows = llm::gather(table, {2, 0, 2});
@@ -37,7 +37,7 @@ TEST_CASE("gather copies rows and scatter-adds repeated ids",
 }
 
 TEST_CASE("gather rejects an id outside the table",
-          "[ch15][model-op-gradients]") {
+          "[model-op-gradients]") {
   Tape tape;
   const Var table = tape.leaf(Tensor({3, 2}));
   REQUIRE_THROWS_AS(llm::gather(table, {0, 3}), llm::IndexError);
@@ -48,7 +48,7 @@ TEST_CASE("gather rejects an id outside the table",
 }
 
 TEST_CASE("matmul's VJPs are dC B^T and A^T dC",
-          "[ch15][model-op-gradients]") {
+          "[model-op-gradients]") {
   Tape tape;
   const Var a = tape.leaf(Tensor({1, 2}, {1.0, 2.0}));
   const Var b = tape.leaf(Tensor({2, 1}, {3.0, 4.0}));
@@ -59,7 +59,7 @@ TEST_CASE("matmul's VJPs are dC B^T and A^T dC",
 }
 
 TEST_CASE("a shared matmul operand sums its gradient over the batch",
-          "[ch15][model-op-gradients]") {
+          "[model-op-gradients]") {
   Tape tape;
   const Var a = tape.leaf(Tensor({2, 1, 1}, {2.0, 5.0}));  // batch 2
   const Var b = tape.leaf(Tensor({1, 1}, {3.0}));         // shared
@@ -71,7 +71,7 @@ TEST_CASE("a shared matmul operand sums its gradient over the batch",
 }
 
 TEST_CASE("SiLU's derivative at 0 is one half",
-          "[ch15][model-op-gradients]") {
+          "[model-op-gradients]") {
   Tape tape;
   const Var x = tape.leaf(Tensor({2}, {0.0, 2.0}));
   const Var y = llm::silu(x);
@@ -90,7 +90,7 @@ TEST_CASE("SiLU's derivative at 0 is one half",
 }
 
 TEST_CASE("log-softmax then NLL gives (softmax - one-hot) / N",
-          "[ch15][model-op-gradients]") {
+          "[model-op-gradients]") {
   Tape tape;
   const Tensor z({2, 3}, {1.0, 2.0, 0.5, -1.0, 0.0, 3.0});
   const Var logits = tape.leaf(z);
@@ -106,7 +106,7 @@ TEST_CASE("log-softmax then NLL gives (softmax - one-hot) / N",
 }
 
 TEST_CASE("NLL of uniform log-probabilities is log V",
-          "[ch15][model-op-gradients]") {
+          "[model-op-gradients]") {
   Tape tape;
   const double l = -std::log(4.0);
   const Var logp = tape.leaf(Tensor({2, 4}, std::vector<double>(8, l)));
@@ -119,7 +119,7 @@ TEST_CASE("NLL of uniform log-probabilities is log V",
 }
 
 TEST_CASE("NLL errors name the row, the target and the vocabulary",
-          "[ch15][model-op-gradients]") {
+          "[model-op-gradients]") {
   Tape tape;
   const Var logp = tape.leaf(Tensor({2, 5}));
   REQUIRE_THROWS_AS(llm::nll(logp, {1, 5}), llm::IndexError);
@@ -134,7 +134,7 @@ TEST_CASE("NLL errors name the row, the target and the vocabulary",
 }
 
 TEST_CASE("every model operation passes a gradient check",
-          "[ch15][model-op-gradients]") {
+          "[model-op-gradients]") {
   const Tensor a = ramp({3, 4}, -0.9, 0.17), b = ramp({4, 2}, 0.8, -0.21);
   const Tensor ab = ramp({2, 3, 4}, 1.1, -0.09);
   const Tensor bb = ramp({2, 4, 2}, -0.5, 0.07);

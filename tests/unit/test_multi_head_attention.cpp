@@ -190,7 +190,7 @@ std::string config_error(const AttentionConfig& c) {
 // ---- configuration -------------------------------------------------------
 
 TEST_CASE("validate accepts the fixture and the even divisors",
-          "[ch25][multi-head-attention]") {
+          "[multi-head-attention]") {
   REQUIRE_NOTHROW(llm::validate(fixture_config));
   // d_model = 6: h = 1 (d_h 6) and h = 3 (d_h 2) pass; h = 2 (d_h 3) and
   // h = 6 (d_h 1) are odd; h = 4 does not divide 6.
@@ -202,25 +202,25 @@ TEST_CASE("validate accepts the fixture and the even divisors",
   }
 }
 
-TEST_CASE("validate rejects a zero width", "[ch25][multi-head-attention]") {
+TEST_CASE("validate rejects a zero width", "[multi-head-attention]") {
   REQUIRE(config_error({0, 2, 100.0, 6}) ==
           "attention config: d_model is 0, expected d_model > 0");
 }
 
-TEST_CASE("validate rejects zero heads", "[ch25][multi-head-attention]") {
+TEST_CASE("validate rejects zero heads", "[multi-head-attention]") {
   REQUIRE(config_error({4, 0, 100.0, 6}) ==
           "attention config: heads is 0, expected heads > 0");
 }
 
 TEST_CASE("validate rejects a width the heads do not divide",
-          "[ch25][multi-head-attention]") {
+          "[multi-head-attention]") {
   REQUIRE(config_error({4, 3, 100.0, 6}) ==
           "attention config: d_model % heads is 1 (d_model 4, heads 3), "
           "expected 0");
 }
 
 TEST_CASE("validate rejects an odd head width: h = 4 with d_model = 4",
-          "[ch25][multi-head-attention]") {
+          "[multi-head-attention]") {
   // 4 divides 4, but each head would be 1 wide and RoPE turns pairs.
   REQUIRE(config_error({4, 4, 100.0, 6}) ==
           "attention config: head width d_model / heads is 1 (d_model 4, "
@@ -228,7 +228,7 @@ TEST_CASE("validate rejects an odd head width: h = 4 with d_model = 4",
 }
 
 TEST_CASE("validate rejects a zero capacity and a bad RoPE base",
-          "[ch25][multi-head-attention]") {
+          "[multi-head-attention]") {
   REQUIRE(config_error({4, 2, 100.0, 0}) ==
           "attention config: capacity is 0, expected capacity > 0");
   REQUIRE(config_error({4, 2, 1.0, 6}) ==
@@ -240,7 +240,7 @@ TEST_CASE("validate rejects a zero capacity and a bad RoPE base",
 // ---- split and merge -------------------------------------------------------
 
 TEST_CASE("split_heads takes contiguous slices and merge_heads undoes it",
-          "[ch25][multi-head-attention]") {
+          "[multi-head-attention]") {
   Tape tape;
   const Var x = tape.leaf(Tensor({2, 3, 6}, wave(36, 0.3, 1.0)));
   const Var s = llm::split_heads(x, 3);  // [B, h, T, d_h] = [2, 3, 3, 2]
@@ -262,7 +262,7 @@ TEST_CASE("split_heads takes contiguous slices and merge_heads undoes it",
 }
 
 TEST_CASE("split_heads and merge_heads pass gradients through",
-          "[ch25][multi-head-attention]") {
+          "[multi-head-attention]") {
   const std::vector<Tensor> in = {Tensor({2, 3, 4}, wave(24, 0.1, 1.0))};
   REQUIRE(worst_tape_error(
               [](Tape&, const std::vector<Var>& v) {
@@ -277,7 +277,7 @@ TEST_CASE("split_heads and merge_heads pass gradients through",
               heads) < 1e-8);
 }
 
-TEST_CASE("split_heads rejects a wrong rank", "[ch25][multi-head-attention]") {
+TEST_CASE("split_heads rejects a wrong rank", "[multi-head-attention]") {
   Tape tape;
   const Var x = tape.leaf(Tensor({3, 4}));
   const std::size_t before = tape.size();
@@ -288,7 +288,7 @@ TEST_CASE("split_heads rejects a wrong rank", "[ch25][multi-head-attention]") {
 }
 
 TEST_CASE("split_heads rejects zero heads and a width they do not divide",
-          "[ch25][multi-head-attention]") {
+          "[multi-head-attention]") {
   Tape tape;
   const Var x = tape.leaf(Tensor({1, 3, 5}));
   const std::size_t before = tape.size();
@@ -302,7 +302,7 @@ TEST_CASE("split_heads rejects zero heads and a width they do not divide",
   REQUIRE(tape.size() == before);
 }
 
-TEST_CASE("merge_heads rejects a wrong rank", "[ch25][multi-head-attention]") {
+TEST_CASE("merge_heads rejects a wrong rank", "[multi-head-attention]") {
   Tape tape;
   const Var x = tape.leaf(Tensor({1, 3, 4}));
   const std::size_t before = tape.size();
@@ -315,7 +315,7 @@ TEST_CASE("merge_heads rejects a wrong rank", "[ch25][multi-head-attention]") {
 // ---- the fixture, derived by hand --------------------------------------
 
 TEST_CASE("the fixture's shapes at every stage",
-          "[ch25][multi-head-attention]") {
+          "[multi-head-attention]") {
   Tape tape;
   const llm::MultiHeadTrace r = run(fixture_leaves(tape), fixture_config);
   REQUIRE(r.q.shape() == Shape{1, 2, 3, 2});
@@ -329,7 +329,7 @@ TEST_CASE("the fixture's shapes at every stage",
 }
 
 TEST_CASE("fixture head 0 is uniform over the visible keys",
-          "[ch25][multi-head-attention]") {
+          "[multi-head-attention]") {
   // Head 0 reads features 0-1: the unit vectors at angles 0, -1, -2.
   // RoPE turns position t by +t radians, so every rotated query and key
   // is (1, 0): every visible score is 1/sqrt(2), and the softmax of equal
@@ -352,7 +352,7 @@ TEST_CASE("fixture head 0 is uniform over the visible keys",
 }
 
 TEST_CASE("fixture head 1 at position 1: scores and probabilities",
-          "[ch25][multi-head-attention]") {
+          "[multi-head-attention]") {
   // Head 1 reads features 2-3: k0 = (1, 0) at position 0 stays (1, 0);
   // the query and key at position 1, (0, 1), turn by 1 radian into
   // (-sin 1, cos 1). Scores / sqrt(2):
@@ -375,7 +375,7 @@ TEST_CASE("fixture head 1 at position 1: scores and probabilities",
   REQUIRE(r.probs.value().at({0, 1, 1, 1}) == Approx(0.786191).margin(5e-7));
 }
 
-TEST_CASE("fixture head 1 at position 2", "[ch25][multi-head-attention]") {
+TEST_CASE("fixture head 1 at position 2", "[multi-head-attention]") {
   // The query at position 2 is (1, 1) turned by 2 radians:
   // (cos 2 - sin 2, sin 2 + cos 2). Its dot products with the rotated
   // keys depend on the relative angle only:
@@ -391,7 +391,7 @@ TEST_CASE("fixture head 1 at position 2", "[ch25][multi-head-attention]") {
 }
 
 TEST_CASE("fixture outputs: head 0, concatenation, W_O",
-          "[ch25][multi-head-attention]") {
+          "[multi-head-attention]") {
   // Head 0 at position 1 averages the values (1, 0) and (cos 1, -sin 1):
   // ((1 + cos 1) / 2, -sin 1 / 2) = (0.770151, -0.420735). Head 1 at
   // position 1 weighs (1, 0) and (0, 1) by p0 and p1: (p0, p1). The
@@ -425,7 +425,7 @@ TEST_CASE("fixture outputs: head 0, concatenation, W_O",
 }
 
 TEST_CASE("every probability above the diagonal is exactly zero",
-          "[ch25][multi-head-attention]") {
+          "[multi-head-attention]") {
   Tape tape;
   const llm::MultiHeadTrace r = run(fixture_leaves(tape), fixture_config);
   for (std::size_t hd = 0; hd < 2; ++hd) {
@@ -444,7 +444,7 @@ TEST_CASE("every probability above the diagonal is exactly zero",
 // ---- against the plain-loop reference -----------------------------------
 
 TEST_CASE("the fixture matches the plain-loop reference",
-          "[ch25][multi-head-attention]") {
+          "[multi-head-attention]") {
   Tape tape;
   const llm::MultiHeadTrace r = run(fixture_leaves(tape), fixture_config);
   const Reference ref = reference_mha(
@@ -457,7 +457,7 @@ TEST_CASE("the fixture matches the plain-loop reference",
 }
 
 TEST_CASE("a batch of two, three heads of width 4, an offset: reference",
-          "[ch25][multi-head-attention]") {
+          "[multi-head-attention]") {
   // B = 2, T = 4, d = 12, h = 3, d_h = 4 (two RoPE pairs per head with
   // different frequencies), offset 2, base 10000.
   const AttentionConfig config{
@@ -481,7 +481,7 @@ TEST_CASE("a batch of two, three heads of width 4, an offset: reference",
 // ---- invariances -----------------------------------------------------------
 
 TEST_CASE("changing only the last token leaves earlier rows bitwise",
-          "[ch25][multi-head-attention]") {
+          "[multi-head-attention]") {
   Tape tape;
   const Layer a = fixture_leaves(tape);
   Tensor changed = fixture_x();
@@ -499,7 +499,7 @@ TEST_CASE("changing only the last token leaves earlier rows bitwise",
 }
 
 TEST_CASE("a common position offset keeps the attention weights",
-          "[ch25][multi-head-attention]") {
+          "[multi-head-attention]") {
   // Scores depend on q_t . k_j after rotation, which depends on t - j
   // only: shifting every position by 3 changes no probability (beyond
   // rounding), while the rotated queries themselves do change.
@@ -513,7 +513,7 @@ TEST_CASE("a common position offset keeps the attention weights",
                        at3.q.value().to_vector()) > 0.1);
 }
 
-TEST_CASE("heads stay isolated until W_O", "[ch25][multi-head-attention]") {
+TEST_CASE("heads stay isolated until W_O", "[multi-head-attention]") {
   // With identity projections head 1 reads only features 2-3. Changing
   // them changes head 1 and concat columns 2-3 only; the block-swap W_O
   // then moves the change into output columns 0-1.
@@ -543,7 +543,7 @@ TEST_CASE("heads stay isolated until W_O", "[ch25][multi-head-attention]") {
 }
 
 TEST_CASE("dense W_Q and W_K end the isolation; a dense W_Q alone does not",
-          "[ch25][multi-head-attention]") {
+          "[multi-head-attention]") {
   // The chapter's counter-example: change features 2 and 3 (head 1's
   // slice under identity projections). With the dense matrix as W_Q and
   // W_K, every column of X W_Q and X W_K reads features 2 and 3, so head
@@ -589,7 +589,7 @@ TEST_CASE("dense W_Q and W_K end the isolation; a dense W_Q alone does not",
 // ---- gradients -----------------------------------------------------------
 
 TEST_CASE("the layer's gradients pass a central-difference check",
-          "[ch25][multi-head-attention]") {
+          "[multi-head-attention]") {
   const AttentionConfig config{
       .d_model = 4, .heads = 2, .rope_base = 100.0, .capacity = 8};
   const std::vector<Tensor> in = {
@@ -607,7 +607,7 @@ TEST_CASE("the layer's gradients pass a central-difference check",
 }
 
 TEST_CASE("fixture gradients: W_O by hand, all 76 against the reference",
-          "[ch25][multi-head-attention]") {
+          "[multi-head-attention]") {
   Tape tape;
   const Layer l = fixture_leaves(tape);
   const llm::MultiHeadTrace r = run(l, fixture_config);
@@ -653,7 +653,7 @@ TEST_CASE("fixture gradients: W_O by hand, all 76 against the reference",
 }
 
 TEST_CASE("fixture: the gradient of W_Q's head-0 columns vanishes",
-          "[ch25][multi-head-attention]") {
+          "[multi-head-attention]") {
   // Columns 0 and 1 of W_Q make head 0's queries. Head 0's rotated keys
   // are all (1, 0), so moving a query adds the same amount to every
   // visible score of its row, and the softmax ignores a constant added
@@ -675,7 +675,7 @@ TEST_CASE("fixture: the gradient of W_Q's head-0 columns vanishes",
 // ---- parameters ------------------------------------------------------------
 
 TEST_CASE("attention parameters: 4 d_model^2 scalars in q, k, v, o order",
-          "[ch25][multi-head-attention]") {
+          "[multi-head-attention]") {
   llm::Parameters params(7);
   llm::add_attention_parameters(params, fixture_config);
   REQUIRE(params.size() == 4);
@@ -694,7 +694,7 @@ TEST_CASE("attention parameters: 4 d_model^2 scalars in q, k, v, o order",
 }
 
 TEST_CASE("attention parameters: a bad config or a taken name adds nothing",
-          "[ch25][multi-head-attention]") {
+          "[multi-head-attention]") {
   llm::Parameters params(7);
   REQUIRE_THROWS_AS(
       llm::add_attention_parameters(params, {4, 4, 100.0, 6}),
@@ -730,7 +730,7 @@ void require_rejected(const Tensor& x, const AttentionConfig& config,
 }  // namespace
 
 TEST_CASE("the layer rejects a bad config before recording",
-          "[ch25][multi-head-attention]") {
+          "[multi-head-attention]") {
   require_rejected<llm::ConfigError>(
       fixture_x(), {4, 4, 100.0, 6}, 0,
       "attention config: head width d_model / heads is 1 (d_model 4, "
@@ -750,7 +750,7 @@ TEST_CASE("the layer rejects a bad config before recording",
 }
 
 TEST_CASE("the layer rejects an input of the wrong rank",
-          "[ch25][multi-head-attention]") {
+          "[multi-head-attention]") {
   require_rejected<llm::ShapeError>(
       Tensor({3, 4}), fixture_config, 0,
       "multi_head_attention: x is [3,4], expected [B, T, d_model] with "
@@ -758,7 +758,7 @@ TEST_CASE("the layer rejects an input of the wrong rank",
 }
 
 TEST_CASE("the layer rejects an input of the wrong width",
-          "[ch25][multi-head-attention]") {
+          "[multi-head-attention]") {
   require_rejected<llm::ShapeError>(
       Tensor({1, 3, 6}), fixture_config, 0,
       "multi_head_attention: x is [1,3,6], expected [B, T, d_model] with "
@@ -766,7 +766,7 @@ TEST_CASE("the layer rejects an input of the wrong width",
 }
 
 TEST_CASE("the layer rejects an empty token axis",
-          "[ch25][multi-head-attention]") {
+          "[multi-head-attention]") {
   require_rejected<llm::ShapeError>(
       Tensor({1, 0, 4}), fixture_config, 0,
       "multi_head_attention: x is [1,0,4], expected B > 0 and T > 0");
@@ -776,7 +776,7 @@ TEST_CASE("the layer rejects an empty token axis",
 }
 
 TEST_CASE("the layer rejects a position interval that overflows",
-          "[ch25][multi-head-attention]") {
+          "[multi-head-attention]") {
   const std::size_t huge = std::numeric_limits<std::size_t>::max() - 1;
   require_rejected<llm::IndexError>(
       fixture_x(), fixture_config, huge,
@@ -785,7 +785,7 @@ TEST_CASE("the layer rejects a position interval that overflows",
 }
 
 TEST_CASE("the layer rejects positions beyond the capacity",
-          "[ch25][multi-head-attention]") {
+          "[multi-head-attention]") {
   require_rejected<llm::IndexError>(
       fixture_x(), fixture_config, 4,
       "multi_head_attention: positions offset 4 + T 3 = 7 exceed "
@@ -795,7 +795,7 @@ TEST_CASE("the layer rejects positions beyond the capacity",
 }
 
 TEST_CASE("the layer rejects a projection of the wrong shape",
-          "[ch25][multi-head-attention]") {
+          "[multi-head-attention]") {
   Tape tape;
   Layer l = fixture_leaves(tape);
   l.wk = tape.leaf(Tensor({4, 3}));
@@ -807,7 +807,7 @@ TEST_CASE("the layer rejects a projection of the wrong shape",
 }
 
 TEST_CASE("the layer rejects operands on different tapes",
-          "[ch25][multi-head-attention]") {
+          "[multi-head-attention]") {
   Tape tape, other;
   Layer l = fixture_leaves(tape);
   l.wo = other.leaf(block_swap());
@@ -820,7 +820,7 @@ TEST_CASE("the layer rejects operands on different tapes",
 // ---- the workbench view ------------------------------------------------
 
 TEST_CASE("workbench view: causal matches the layer, off and broken differ",
-          "[ch25][multi-head-attention]") {
+          "[multi-head-attention]") {
   const Tensor tokens({3, 4}, fixture_x().to_vector());
   const llm::WorkbenchView causal = llm::attention_workbench(tokens, {});
   Tape tape;
@@ -852,7 +852,7 @@ TEST_CASE("workbench view: causal matches the layer, off and broken differ",
 }
 
 TEST_CASE("workbench view rejects tokens of the wrong shape",
-          "[ch25][multi-head-attention]") {
+          "[multi-head-attention]") {
   REQUIRE_THROWS_AS(llm::attention_workbench(Tensor({3, 5}), {}),
                     llm::ShapeError);
   REQUIRE_THROWS_WITH(llm::attention_workbench(Tensor({3, 5}), {}),

@@ -114,7 +114,7 @@ Tensor logits_of(const Parameters& p, const NgramBatch& b) {
 }  // namespace
 
 TEST_CASE("an n-gram configuration needs n >= 2 and V, d, f > 0",
-          "[ch20][neural-ngram]") {
+          "[neural-ngram]") {
   // The message of the ConfigError validate(c) throws.
   const auto error = [](const NgramConfig& c) {
     return message_of<llm::ConfigError>([&] { llm::validate(c); });
@@ -131,7 +131,7 @@ TEST_CASE("an n-gram configuration needs n >= 2 and V, d, f > 0",
 }
 
 TEST_CASE("the parameters: names, shapes and the count by formula",
-          "[ch20][neural-ngram]") {
+          "[neural-ngram]") {
   Parameters p(3);
   llm::add_ngram_parameters(p, tiny);
   const std::vector<std::string> names = {"embed.weight", "ffn.w_gate",
@@ -152,7 +152,7 @@ TEST_CASE("the parameters: names, shapes and the count by formula",
 }
 
 TEST_CASE("add_ngram_parameters adds nothing when it fails",
-          "[ch20][neural-ngram]") {
+          "[neural-ngram]") {
   Parameters p(3);
   p.add("out.bias", Tensor({1}, {7.0}));
   const std::uint64_t before = p.fingerprint();
@@ -170,7 +170,7 @@ TEST_CASE("add_ngram_parameters adds nothing when it fails",
 }
 
 TEST_CASE("examples are the windows of n ids inside each document",
-          "[ch20][neural-ngram]") {
+          "[neural-ngram]") {
   // n = 3 over [5 6 7 8] and [1 2 3]: contexts (5,6) (6,7) and (1,2),
   // targets 7, 8 and 3; no window crosses from one document to the next.
   const NgramBatch b = llm::ngram_examples({{5, 6, 7, 8}, {1, 2, 3}}, 3);
@@ -185,7 +185,7 @@ TEST_CASE("examples are the windows of n ids inside each document",
 }
 
 TEST_CASE("padding repeats BOS so every id after it is predicted",
-          "[ch20][neural-ngram]") {
+          "[neural-ngram]") {
   // BOS = 9: [9 4 5] padded for n = 4 is [9 9 9 4 5]; its windows predict
   // 4 and 5, the two ids the bigram predicts after BOS.
   const Docs padded = llm::pad_documents({{9, 4, 5}, {9, 6}}, 4);
@@ -198,7 +198,7 @@ TEST_CASE("padding repeats BOS so every id after it is predicted",
 }
 
 TEST_CASE("bad documents and orders are rejected with their own message",
-          "[ch20][neural-ngram]") {
+          "[neural-ngram]") {
   CHECK(message_of<llm::ConfigError>([] {
           llm::ngram_examples({{1, 2, 3}, {4, 5}}, 3);
         }) == "ngram_examples: document 1 has 2 ids, expected at least "
@@ -218,7 +218,7 @@ TEST_CASE("bad documents and orders are rejected with their own message",
 
 TEST_CASE("a sampled batch holds whole examples, the same for the same "
           "seed",
-          "[ch20][neural-ngram]") {
+          "[neural-ngram]") {
   const NgramBatch all = llm::ngram_examples({{5, 6, 7, 8, 9, 10}}, 3);
   llm::Rng a(11), b(11), other(12);
   const NgramBatch x = llm::sample_batch(all, 20, a);
@@ -242,7 +242,7 @@ TEST_CASE("a sampled batch holds whole examples, the same for the same "
 // examples a run draws; that replay is right only while each draw is
 // row next_u64() % N, in order.
 TEST_CASE("sample_batch draws row next_u64() % N for each example",
-          "[ch20][neural-ngram]") {
+          "[neural-ngram]") {
   const NgramBatch all =
       llm::ngram_examples({{5, 6, 7, 8, 9, 10, 11, 12, 13}}, 3);
   llm::Rng rng(2020), replay(2020);
@@ -256,7 +256,7 @@ TEST_CASE("sample_batch draws row next_u64() % N for each example",
   CHECK(rng.state() == replay.state());
 }
 
-TEST_CASE("an empty batch is rejected", "[ch20][neural-ngram]") {
+TEST_CASE("an empty batch is rejected", "[neural-ngram]") {
   const NgramBatch all = llm::ngram_examples({{5, 6, 7}}, 3);
   llm::Rng rng(1);
   const std::uint64_t state = rng.state();
@@ -278,7 +278,7 @@ TEST_CASE("an empty batch is rejected", "[ch20][neural-ngram]") {
 }
 
 TEST_CASE("the forward pass equals the model written with plain loops",
-          "[ch20][neural-ngram]") {
+          "[neural-ngram]") {
   const Parameters p = waved();
   const Tensor z = logits_of(p, three);
   REQUIRE(z.shape() == Shape{3, 5});
@@ -290,7 +290,7 @@ TEST_CASE("the forward pass equals the model written with plain loops",
 }
 
 TEST_CASE("the n-gram loss is the mean of log-sum-exp minus the target logit",
-          "[ch20][neural-ngram]") {
+          "[neural-ngram]") {
   const Parameters p = waved();
   const Vec z = plain_logits(p, three);
   double total = 0.0;
@@ -316,7 +316,7 @@ TEST_CASE("the n-gram loss is the mean of log-sum-exp minus the target logit",
 
 TEST_CASE("every coordinate of every n-gram parameter passes a central-"
           "difference check of the loss",
-          "[ch20][neural-ngram]") {
+          "[neural-ngram]") {
   const llm::TapeFunction f = [](Tape&, const std::vector<Var>& v) {
     return llm::ngram_loss(llm::ngram_logits(of(v), tiny, three), three);
   };
@@ -326,7 +326,7 @@ TEST_CASE("every coordinate of every n-gram parameter passes a central-"
 }
 
 TEST_CASE("bad ids and contexts are rejected before anything is recorded",
-          "[ch20][neural-ngram]") {
+          "[neural-ngram]") {
   const Parameters p = waved();
   Tape tape;
   const llm::ParameterLeaves leaves(tape, p);
@@ -367,7 +367,7 @@ TEST_CASE("bad ids and contexts are rejected before anything is recorded",
 }
 
 TEST_CASE("training is bitwise reproducible, and the seeds matter",
-          "[ch20][neural-ngram]") {
+          "[neural-ngram]") {
   const NgramBatch all =
       llm::ngram_examples({{0, 1, 2, 3, 4, 0, 2, 4, 1, 3}}, 3);
   struct Run {

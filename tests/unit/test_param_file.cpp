@@ -46,7 +46,7 @@ std::string word(std::uint64_t w) {
 
 }  // namespace
 
-TEST_CASE("save_parameters writes the documented bytes", "[ch20][neural-ngram]") {
+TEST_CASE("save_parameters writes the documented bytes", "[neural-ngram]") {
   Parameters p(5);
   p.add("w", Tensor({1, 2}, {1.0, -2.0}));
   // magic, seed 5, one tensor, name of 1 byte "w", rank 2, extents 1 and
@@ -59,7 +59,7 @@ TEST_CASE("save_parameters writes the documented bytes", "[ch20][neural-ngram]")
 }
 
 TEST_CASE("load_parameters restores every name, shape and bit",
-          "[ch20][neural-ngram]") {
+          "[neural-ngram]") {
   Parameters p = ngram_params();
   p.add("odd", Tensor({2}, {-0.0, std::numeric_limits<double>::denorm_min()}));
   p.add("scalar", Tensor(llm::Shape{}, {3.5}));
@@ -83,7 +83,7 @@ TEST_CASE("load_parameters restores every name, shape and bit",
 }
 
 TEST_CASE("load_parameters rejects truncated and foreign bytes",
-          "[ch20][neural-ngram]") {
+          "[neural-ngram]") {
   Parameters p(5);
   p.add("w", Tensor({1, 2}, {1.0, -2.0}));
   const std::string bytes = llm::save_parameters(p);  // 57 bytes of header, 16 of elements

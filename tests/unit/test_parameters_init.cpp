@@ -50,7 +50,7 @@ std::vector<std::uint64_t> first_outputs(std::uint64_t seed, std::size_t n) {
 }  // namespace
 
 TEST_CASE("SplitMix64 gives the published outputs",
-          "[ch16][parameters-init]") {
+          "[parameters-init]") {
   // Published reference outputs of splitmix64.c (Vigna) for seed 0.
   REQUIRE(first_outputs(0, 3) ==
           std::vector<std::uint64_t>{0xe220a8397b1dcdafULL,
@@ -65,7 +65,7 @@ TEST_CASE("SplitMix64 gives the published outputs",
 }
 
 TEST_CASE("the state advances by gamma and the output is mix64 of it",
-          "[ch16][parameters-init]") {
+          "[parameters-init]") {
   const std::uint64_t gamma = 0x9e3779b97f4a7c15ULL;
   llm::Rng rng(5);
   const std::uint64_t x = rng.next_u64();
@@ -77,7 +77,7 @@ TEST_CASE("the state advances by gamma and the output is mix64 of it",
 }
 
 TEST_CASE("uniform keeps the top 53 bits exactly",
-          "[ch16][parameters-init]") {
+          "[parameters-init]") {
   // By hand: 0xe220a8397b1dcdaf >> 11 = 0x1c4415072f63b9.
   llm::Rng rng(0);
   REQUIRE(rng.uniform() == 0x1c4415072f63b9 * 0x1.0p-53);
@@ -86,7 +86,7 @@ TEST_CASE("uniform keeps the top 53 bits exactly",
 }
 
 TEST_CASE("uniform draws lie in [0, 1) with mean 1/2 and variance 1/12",
-          "[ch16][parameters-init]") {
+          "[parameters-init]") {
   const std::vector<double> u = draws(42, 100000, false);
   for (const double x : u) {
     REQUIRE(x >= 0.0);
@@ -102,7 +102,7 @@ TEST_CASE("uniform draws lie in [0, 1) with mean 1/2 and variance 1/12",
 }
 
 TEST_CASE("normal draws have mean 0 and variance 1",
-          "[ch16][parameters-init]") {
+          "[parameters-init]") {
   const std::vector<double> z = draws(7, 100000, true);
   // Standard errors for n = 1e5: mean 1/sqrt(n) = 3.2e-3, variance
   // sqrt(2/n) = 4.5e-3. Tolerances are five standard errors.
@@ -117,7 +117,7 @@ TEST_CASE("normal draws have mean 0 and variance 1",
 }
 
 TEST_CASE("normal is Box-Muller of exactly two uniforms",
-          "[ch16][parameters-init]") {
+          "[parameters-init]") {
   llm::Rng rng(11), twin(11);
   const double z = rng.normal();
   const double u1 = twin.uniform(), u2 = twin.uniform();
@@ -127,7 +127,7 @@ TEST_CASE("normal is Box-Muller of exactly two uniforms",
 }
 
 TEST_CASE("FNV-1a gives the published hashes",
-          "[ch16][parameters-init]") {
+          "[parameters-init]") {
   // Published FNV-1a 64-bit test vectors (Fowler, Noll, Vo).
   REQUIRE(llm::fnv1a64("") == 0xcbf29ce484222325ULL);
   REQUIRE(llm::fnv1a64("a") == 0xaf63dc4c8601ec8cULL);
@@ -135,7 +135,7 @@ TEST_CASE("FNV-1a gives the published hashes",
 }
 
 TEST_CASE("derived seeds depend on the base seed and the name",
-          "[ch16][parameters-init]") {
+          "[parameters-init]") {
   REQUIRE(llm::derive_seed(42, "w") == llm::derive_seed(42, "w"));
   REQUIRE(llm::derive_seed(42, "w") != llm::derive_seed(43, "w"));
   REQUIRE(llm::derive_seed(42, "w") != llm::derive_seed(42, "b"));
@@ -144,7 +144,7 @@ TEST_CASE("derived seeds depend on the base seed and the name",
 }
 
 TEST_CASE("fan-in initialisers have the stated scale",
-          "[ch16][parameters-init]") {
+          "[parameters-init]") {
   // By hand: 1/sqrt(4) = 0.5 and sqrt(3/12) = 0.5.
   REQUIRE(llm::fan_in_normal(4).scale == 0.5);
   REQUIRE(llm::fan_in_normal(4).distribution == llm::Distribution::normal);
@@ -158,7 +158,7 @@ TEST_CASE("fan-in initialisers have the stated scale",
 }
 
 TEST_CASE("init_tensor fills constants, bounded uniforms and normals",
-          "[ch16][parameters-init]") {
+          "[parameters-init]") {
   llm::Rng rng(3);
   const llm::Tensor zeros = llm::init_tensor({2, 3}, llm::constant(0.0), rng);
   REQUIRE(zeros.shape() == llm::Shape{2, 3});
@@ -179,7 +179,7 @@ TEST_CASE("init_tensor fills constants, bounded uniforms and normals",
 }
 
 TEST_CASE("init_tensor rejects a bad scale before drawing",
-          "[ch16][parameters-init]") {
+          "[parameters-init]") {
   llm::Rng rng(3);
   REQUIRE(message_of<llm::ConfigError>([&] {
             llm::init_tensor({2}, {.scale = -1.0}, rng);
@@ -191,7 +191,7 @@ TEST_CASE("init_tensor rejects a bad scale before drawing",
 }
 
 TEST_CASE("the registry keeps names in order and counts scalars",
-          "[ch16][parameters-init]") {
+          "[parameters-init]") {
   llm::Parameters p(42);
   p.add("w", {3, 4}, llm::fan_in_normal(3));
   p.add("b", {4}, llm::constant(0.0));
@@ -208,7 +208,7 @@ TEST_CASE("the registry keeps names in order and counts scalars",
 }
 
 TEST_CASE("a parameter is drawn from its own derived stream",
-          "[ch16][parameters-init]") {
+          "[parameters-init]") {
   llm::Parameters p(42);
   const llm::Tensor w = p.add("w", {2, 2}, llm::fan_in_normal(4));
   llm::Rng rng(llm::derive_seed(42, "w"));
@@ -217,7 +217,7 @@ TEST_CASE("a parameter is drawn from its own derived stream",
 }
 
 TEST_CASE("add returns a handle sharing the stored buffer",
-          "[ch16][parameters-init]") {
+          "[parameters-init]") {
   llm::Parameters p(1);
   llm::Tensor w = p.add("w", {2}, llm::constant(0.0));
   w.set({1}, 2.5);
@@ -225,7 +225,7 @@ TEST_CASE("add returns a handle sharing the stored buffer",
 }
 
 TEST_CASE("duplicate, empty and unknown names are rejected",
-          "[ch16][parameters-init]") {
+          "[parameters-init]") {
   llm::Parameters p(1);
   p.add("w", {2, 3}, llm::constant(0.0));
   REQUIRE(message_of<llm::ConfigError>([&] {
@@ -248,7 +248,7 @@ TEST_CASE("duplicate, empty and unknown names are rejected",
 }
 
 TEST_CASE("with() replaces one parameter in a copy and leaves the original",
-          "[ch16][parameters-init]") {
+          "[parameters-init]") {
   llm::Parameters p(7);
   llm::Tensor a = p.add("a", {2}, llm::constant(1.0));
   p.add("b", {3}, llm::constant(2.0));
@@ -286,7 +286,7 @@ llm::Parameters model(std::uint64_t seed, bool reversed) {
 }  // namespace
 
 TEST_CASE("the same seed gives bitwise identical parameters",
-          "[ch16][parameters-init]") {
+          "[parameters-init]") {
   const llm::Parameters p = model(42, false), q = model(42, false);
   REQUIRE(p.at("a").to_vector() == q.at("a").to_vector());
   REQUIRE(p.at("b").to_vector() == q.at("b").to_vector());
@@ -294,14 +294,14 @@ TEST_CASE("the same seed gives bitwise identical parameters",
 }
 
 TEST_CASE("different seeds give different parameters",
-          "[ch16][parameters-init]") {
+          "[parameters-init]") {
   const llm::Parameters p = model(42, false), q = model(43, false);
   REQUIRE(p.at("a").to_vector() != q.at("a").to_vector());
   REQUIRE(p.fingerprint() != q.fingerprint());
 }
 
 TEST_CASE("creation order does not change a parameter's values",
-          "[ch16][parameters-init]") {
+          "[parameters-init]") {
   const llm::Parameters p = model(42, false), q = model(42, true);
   REQUIRE(p.at("a").to_vector() == q.at("a").to_vector());
   REQUIRE(p.at("b").to_vector() == q.at("b").to_vector());
@@ -312,7 +312,7 @@ TEST_CASE("creation order does not change a parameter's values",
 }
 
 TEST_CASE("with one shared generator, order changes the values",
-          "[ch16][parameters-init]") {
+          "[parameters-init]") {
   llm::Rng first(42), second(42);
   const llm::Tensor a1 = llm::init_tensor({3}, {}, first);
   const llm::Tensor b2 = llm::init_tensor({3}, {}, second);

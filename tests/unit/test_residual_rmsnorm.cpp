@@ -34,7 +34,7 @@ const double no_eps = 1e-300;
 }  // namespace
 
 TEST_CASE("rms_norm divides by the root mean square",
-          "[ch21][residual-rmsnorm]") {
+          "[residual-rmsnorm]") {
   // (1, 2, 2, 4): mean square 25/4, r = 5/2.
   Tape tape;
   const Var x = tape.leaf(Tensor({1, 4}, {1, 2, 2, 4}));
@@ -43,7 +43,7 @@ TEST_CASE("rms_norm divides by the root mean square",
   REQUIRE(y.value().to_vector() == std::vector<double>{0.4, 0.8, 0.8, 1.6});
 }
 
-TEST_CASE("rms_norm and its VJP by hand", "[ch21][residual-rmsnorm]") {
+TEST_CASE("rms_norm and its VJP by hand", "[residual-rmsnorm]") {
   // The exercise: x = (3, -4), gain (1, 2), r = 5/sqrt(2),
   // y = (3 sqrt2/5, -8 sqrt2/5); loss y1 + y2 gives
   // dx = sqrt2/5 * (1.6, 1.2), dgain = xhat = (3 sqrt2/5, -4 sqrt2/5).
@@ -62,7 +62,7 @@ TEST_CASE("rms_norm and its VJP by hand", "[ch21][residual-rmsnorm]") {
 }
 
 TEST_CASE("the gain's gradient sums over rows and ignores scale",
-          "[ch21][residual-rmsnorm]") {
+          "[residual-rmsnorm]") {
   // Rows (1, 0) and (0, 2): xhat = (sqrt2, 0) and (0, sqrt2); the sum of
   // outputs gives dgain = (sqrt2, sqrt2). Rows (5, 0), (0, 7): the same.
   for (const Tensor& rows : {Tensor({2, 2}, {1, 0, 0, 2}),
@@ -77,7 +77,7 @@ TEST_CASE("the gain's gradient sums over rows and ignores scale",
 }
 
 TEST_CASE("rms_norm equals a plain-loop reference with eps",
-          "[ch21][residual-rmsnorm]") {
+          "[residual-rmsnorm]") {
   const Tensor x = ramp({2, 3, 4}, -1.1, 0.1);
   const Tensor g = Tensor({4}, {0.5, -1.0, 2.0, 1.5});
   Tape tape;
@@ -98,7 +98,7 @@ TEST_CASE("rms_norm equals a plain-loop reference with eps",
 }
 
 TEST_CASE("rms_norm passes the finite-difference check",
-          "[ch21][residual-rmsnorm]") {
+          "[residual-rmsnorm]") {
   const Tensor g = Tensor({5}, {0.5, -1.0, 2.0, 1.5, 0.8});
   for (const double eps : {1e-5, 0.1, 3.0}) {
     REQUIRE(worst_tape_error([eps](Tape&, const Vars& v) {
@@ -115,7 +115,7 @@ TEST_CASE("rms_norm passes the finite-difference check",
 }
 
 TEST_CASE("rms_norm is scale invariant up to eps and odd",
-          "[ch21][residual-rmsnorm]") {
+          "[residual-rmsnorm]") {
   const Tensor x = ramp({3, 4}, -0.9, 0.17);
   Tape tape;
   const Var g = tape.leaf(ones(4));
@@ -140,7 +140,7 @@ TEST_CASE("rms_norm is scale invariant up to eps and odd",
 }
 
 TEST_CASE("the input gradient is orthogonal to the input",
-          "[ch21][residual-rmsnorm]") {
+          "[residual-rmsnorm]") {
   Tape tape;
   const Var x = tape.leaf(ramp({6}, -1.0, 0.45));
   tape.backward(llm::rms_norm(x, tape.leaf(ones(6)), no_eps),
@@ -153,7 +153,7 @@ TEST_CASE("the input gradient is orthogonal to the input",
 }
 
 TEST_CASE("an all-zero row gives zeros and a finite gradient",
-          "[ch21][residual-rmsnorm]") {
+          "[residual-rmsnorm]") {
   // r = sqrt(eps): y = 0; dx = u / sqrt(eps) since xhat = 0.
   Tape tape;
   const Var x = tape.leaf(Tensor({1, 2}));
@@ -164,7 +164,7 @@ TEST_CASE("an all-zero row gives zeros and a finite gradient",
 }
 
 TEST_CASE("rms_norm rejects bad shapes and eps before recording",
-          "[ch21][residual-rmsnorm]") {
+          "[residual-rmsnorm]") {
   Tape tape;
   const Var x = tape.leaf(Tensor({2, 3}));
   const Var g3 = tape.leaf(ones(3)), g4 = tape.leaf(ones(4));
@@ -202,7 +202,7 @@ TEST_CASE("rms_norm rejects bad shapes and eps before recording",
 }
 
 TEST_CASE("add_rms_norm registers a gain of ones",
-          "[ch21][residual-rmsnorm]") {
+          "[residual-rmsnorm]") {
   llm::Parameters p(1);
   const Tensor g = llm::add_rms_norm(p, "norm", 3);
   REQUIRE(p.list()[0].name == "norm.gain");
@@ -212,7 +212,7 @@ TEST_CASE("add_rms_norm registers a gain of ones",
 }
 
 TEST_CASE("a residual path adds the seed to the branch's gradient",
-          "[ch21][residual-rmsnorm]") {
+          "[residual-rmsnorm]") {
   const Tensor x = ramp({2, 4}, -0.8, 0.21), seed = ramp({2, 4}, 1.0, -0.3);
   const Tensor wg = ramp({4, 6}, 0.6, -0.05), wu = ramp({4, 6}, -0.3, 0.04);
   const Tensor zero({6, 4});
@@ -250,7 +250,7 @@ TEST_CASE("a residual path adds the seed to the branch's gradient",
 }
 
 TEST_CASE("rms_norm's change under scaling is eps / (2 r^2) to first order",
-          "[ch21][residual-rmsnorm]") {
+          "[residual-rmsnorm]") {
   // y(c x)_j = x_j / sqrt(m + eps / c^2) with m the mean square, so
   // y(3x) - y(x) = xhat_j * eps / (2 m) * (1 - 1/9) + O(eps^2), with
   // xhat = x / sqrt(m). (1, 2, 2, 4): m = 25/4, xhat = x / (5/2).
@@ -269,7 +269,7 @@ TEST_CASE("rms_norm's change under scaling is eps / (2 r^2) to first order",
 }
 
 TEST_CASE("each row's input gradient is orthogonal to the row, any gain",
-          "[ch21][residual-rmsnorm]") {
+          "[residual-rmsnorm]") {
   // sum_k dx_k x_k = (u . x - (xhat . x)(u . xhat) / d) / r, and with
   // eps = 0, xhat . x = r d and u . x = r u . xhat: zero whatever u = gy g.
   const Tensor x = ramp({3, 5}, -1.2, 0.17);
@@ -291,7 +291,7 @@ TEST_CASE("each row's input gradient is orthogonal to the row, any gain",
 }
 
 TEST_CASE("a zero output matrix makes x + f(x) the identity both ways",
-          "[ch21][residual-rmsnorm]") {
+          "[residual-rmsnorm]") {
   // The demo's block (width 8, hidden 24, registered from seed 21) with
   // W_down set to zeros. By hand: every output of the branch is a sum of
   // products with 0, so exactly 0, and x + 0 is x bit for bit; backward,

@@ -67,7 +67,7 @@ std::vector<double> rotated(const Rope& rope, std::vector<double> v,
 }  // namespace
 
 TEST_CASE("d = 2, base 100: position 1 turns the pair by 1 radian",
-          "[ch24][rope]") {
+          "[rope]") {
   const Rope rope(2, 4, 100.0);
   // theta_0 = 100^0 = 1, so the angle at position 1 is 1 * 1 = 1.
   REQUIRE(rope.angle(1, 0) == 1.0);
@@ -83,7 +83,7 @@ TEST_CASE("d = 2, base 100: position 1 turns the pair by 1 radian",
   REQUIRE(z[1] == std::sin(2.0));
 }
 
-TEST_CASE("the frequencies are base^(-2k/d)", "[ch24][rope]") {
+TEST_CASE("the frequencies are base^(-2k/d)", "[rope]") {
   const Rope rope(8, 3, 10000.0);
   REQUIRE(rope.head_dim() == 8);
   REQUIRE(rope.capacity() == 3);
@@ -99,7 +99,7 @@ TEST_CASE("the frequencies are base^(-2k/d)", "[ch24][rope]") {
   REQUIRE(rope.angle(1000, 0) == 1000.0);
 }
 
-TEST_CASE("position 0 leaves a vector unchanged", "[ch24][rope]") {
+TEST_CASE("position 0 leaves a vector unchanged", "[rope]") {
   const Rope rope(6, 2);
   const std::vector<double> x = {0.3, -1.2, 2.5, 0.7, -0.4, 1.1};
   // cos 0 = 1 and sin 0 = 0: a * 1 - b * 0 = a, bit for bit.
@@ -107,7 +107,7 @@ TEST_CASE("position 0 leaves a vector unchanged", "[ch24][rope]") {
 }
 
 TEST_CASE("apply equals an independent plain-loop rotation",
-          "[ch24][rope]") {
+          "[rope]") {
   // [B=2, T=3, d=4], offset 2, so positions 2, 3, 4 in both batches.
   const Rope rope(4, 8, 10.0);
   const Tensor x = ramp({2, 3, 4}, -1.1, 0.13);
@@ -120,7 +120,7 @@ TEST_CASE("apply equals an independent plain-loop rotation",
 }
 
 TEST_CASE("a rotated dot product depends only on the distance m - n",
-          "[ch24][rope]") {
+          "[rope]") {
   const Rope rope(8, 64, 10000.0);
   const std::vector<double> q = {0.5, -1.0, 0.25, 2.0, -0.75, 1.5, 1.0, -0.5};
   const std::vector<double> k = {1.0, 0.5, -1.5, 0.25, 2.0, -1.0, 0.5, 0.75};
@@ -137,7 +137,7 @@ TEST_CASE("a rotated dot product depends only on the distance m - n",
           Approx(dot(q, k)).margin(1e-13));
 }
 
-TEST_CASE("rotation preserves every vector's length", "[ch24][rope]") {
+TEST_CASE("rotation preserves every vector's length", "[rope]") {
   const Rope rope(4, 16, 100.0);
   const std::vector<double> x = {3.0, -4.0, 1.0, 2.0};  // |x|^2 = 30
   for (std::size_t p = 0; p < 16; ++p) {
@@ -148,7 +148,7 @@ TEST_CASE("rotation preserves every vector's length", "[ch24][rope]") {
 
 TEST_CASE("rotation keeps a length to rounding at every position of a "
           "long table",
-          "[ch24][rope]") {
+          "[rope]") {
   // The chapter's relative-position example: head_dim 8, base 10000,
   // 1024 positions. R_p is orthogonal, so |R_p q| = |q| exactly in real
   // arithmetic (by hand: each pair's cos^2 + sin^2 = 1); in doubles the
@@ -167,7 +167,7 @@ TEST_CASE("rotation keeps a length to rounding at every position of a "
 }
 
 TEST_CASE("an offset continues the positions of a longer sequence",
-          "[ch24][rope]") {
+          "[rope]") {
   const Rope rope(4, 6, 10.0);
   const Tensor x = ramp({5, 4}, 0.2, 0.31);
   Tape tape;
@@ -181,7 +181,7 @@ TEST_CASE("an offset continues the positions of a longer sequence",
 }
 
 TEST_CASE("rope's backward is the rotation by the negative angle",
-          "[ch24][rope]") {
+          "[rope]") {
   const Rope rope(4, 5, 10.0);
   Tape tape;
   const Var x = tape.leaf(ramp({3, 4}, 0.5, -0.2));
@@ -198,7 +198,7 @@ TEST_CASE("rope's backward is the rotation by the negative angle",
 }
 
 TEST_CASE("rope's gradient passes a central-difference check",
-          "[ch24][rope]") {
+          "[rope]") {
   const Rope rope(6, 10, 50.0);
   const llm::TapeFunction f = [&rope](Tape&, const Vars& v) {
     return rope.apply(v[0], 3);
@@ -212,7 +212,7 @@ TEST_CASE("rope's gradient passes a central-difference check",
   REQUIRE(worst_tape_error(g, {ramp({3, 6}, 0.4, -0.05)}) < 1e-8);
 }
 
-TEST_CASE("Rope rejects a zero or odd head_dim", "[ch24][rope]") {
+TEST_CASE("Rope rejects a zero or odd head_dim", "[rope]") {
   REQUIRE_THROWS_AS(Rope(0, 4), llm::ConfigError);
   REQUIRE_THROWS_WITH(Rope(0, 4),
                       "Rope: head_dim is 0, expected an even number > 0");
@@ -221,14 +221,14 @@ TEST_CASE("Rope rejects a zero or odd head_dim", "[ch24][rope]") {
                       "Rope: head_dim is 5, expected an even number > 0");
 }
 
-TEST_CASE("Rope rejects a zero capacity", "[ch24][rope]") {
+TEST_CASE("Rope rejects a zero capacity", "[rope]") {
   REQUIRE_THROWS_AS(Rope(4, 0), llm::ConfigError);
   REQUIRE_THROWS_WITH(Rope(4, 0),
                       "Rope: capacity is 0, expected at least 1 position");
 }
 
 TEST_CASE("Rope rejects a base that is not a finite number above 1",
-          "[ch24][rope]") {
+          "[rope]") {
   REQUIRE_THROWS_AS(Rope(4, 2, 1.0), llm::ConfigError);
   REQUIRE_THROWS_WITH(Rope(4, 2, 1.0),
                       "Rope: base is 1, expected a finite number > 1");
@@ -245,7 +245,7 @@ TEST_CASE("Rope rejects a base that is not a finite number above 1",
 }
 
 TEST_CASE("rope rejects each bad shape of x, recording nothing",
-          "[ch24][rope]") {
+          "[rope]") {
   struct Bad {
     Shape x;
     std::string message;
@@ -268,7 +268,7 @@ TEST_CASE("rope rejects each bad shape of x, recording nothing",
 }
 
 TEST_CASE("rope rejects a position interval that overflows",
-          "[ch24][rope]") {
+          "[rope]") {
   const Rope rope(2, 4);
   Tape tape;
   const Var x = tape.leaf(Tensor({3, 2}));
@@ -281,7 +281,7 @@ TEST_CASE("rope rejects a position interval that overflows",
   REQUIRE(tape.size() == 1);
 }
 
-TEST_CASE("rope rejects positions beyond the capacity", "[ch24][rope]") {
+TEST_CASE("rope rejects positions beyond the capacity", "[rope]") {
   const Rope rope(2, 6);
   Tape tape;
   const Var x = tape.leaf(Tensor({3, 2}));
@@ -293,7 +293,7 @@ TEST_CASE("rope rejects positions beyond the capacity", "[ch24][rope]") {
   REQUIRE(tape.size() == 1);
 }
 
-TEST_CASE("Rope::angle rejects a pair outside head_dim", "[ch24][rope]") {
+TEST_CASE("Rope::angle rejects a pair outside head_dim", "[rope]") {
   const Rope rope(4, 2);
   REQUIRE_THROWS_AS(rope.angle(0, 2), llm::IndexError);
   REQUIRE_THROWS_WITH(rope.angle(0, 2),

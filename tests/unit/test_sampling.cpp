@@ -47,7 +47,7 @@ double entropy(const Vec& q) {
 }  // namespace
 
 TEST_CASE("temperature scales the logits before the softmax",
-          "[ch32][sampling]") {
+          "[sampling]") {
   // z = (0, ln 3): at T = 1 the weights are e^0 = 1 and e^ln3 = 3, so
   // (1/4, 3/4). At T = 1/2 the logits double: weights 1 and 9, so
   // (1/10, 9/10). At T = 2 they halve: weights 1 and sqrt 3.
@@ -61,7 +61,7 @@ TEST_CASE("temperature scales the logits before the softmax",
   require_near(dist({700.0, 700.0 + std::log(3.0)}, {}), {0.25, 0.75});
 }
 
-TEST_CASE("entropy grows with the temperature", "[ch32][sampling]") {
+TEST_CASE("entropy grows with the temperature", "[sampling]") {
   // For logits that are not all equal, the entropy of softmax(z / T) is
   // increasing in T (its derivative is Var(z / T) / T >= 0), from 0 at
   // T -> 0 towards log V as T grows.
@@ -80,7 +80,7 @@ TEST_CASE("entropy grows with the temperature", "[ch32][sampling]") {
 }
 
 TEST_CASE("greedy is the limit of a small temperature and breaks ties by "
-          "the lower id", "[ch32][sampling]") {
+          "the lower id", "[sampling]") {
   // Distinct logits: at T = 1e-3 the runner-up's weight is
   // e^{-0.5 / 1e-3} = e^{-500}, about 7e-218, so the distribution is
   // one-hot to far below 1e-12, as at T = 0.
@@ -104,7 +104,7 @@ TEST_CASE("greedy is the limit of a small temperature and breaks ties by "
 }
 
 TEST_CASE("top-k keeps the k most probable, the lower id at a tied cut",
-          "[ch32][sampling]") {
+          "[sampling]") {
   // z = (3, 1, 1, 0): ids 1 and 2 tie for second place. k = 2 keeps id 0
   // and the lower of the tied ids, 1; renormalised, (e^3, e^1) / total.
   const Vec z = {3.0, 1.0, 1.0, 0.0};
@@ -124,7 +124,7 @@ TEST_CASE("top-k keeps the k most probable, the lower id at a tied cut",
 }
 
 TEST_CASE("top-p keeps the fewest top tokens whose mass reaches p",
-          "[ch32][sampling]") {
+          "[sampling]") {
   // Four equal logits: each probability is exactly 1/4 (e^0 = 1, and
   // 1/4 is a binary fraction), so the running masses 1/4, 1/2, 3/4, 1
   // are exact. p = 1/2 is reached exactly by the second token: two are
@@ -140,7 +140,7 @@ TEST_CASE("top-p keeps the fewest top tokens whose mass reaches p",
   CHECK(dist({0.0, 2.0, 1.0}, {.top_p = 1e-9}) == Vec{0, 1, 0});
 }
 
-TEST_CASE("top-p measures mass within the top-k prefix", "[ch32][sampling]") {
+TEST_CASE("top-p measures mass within the top-k prefix", "[sampling]") {
   // z = (ln 4, ln 2, 0, 0): probabilities (1/2, 1/4, 1/8, 1/8) up to
   // rounding. k = 2 leaves (2/3, 1/3) once renormalised; p = 0.6 is
   // reached by the first token alone (2/3 >= 0.6), although its mass in
@@ -156,7 +156,7 @@ TEST_CASE("top-p measures mass within the top-k prefix", "[ch32][sampling]") {
 }
 
 TEST_CASE("a draw is the inverse CDF over the ids of one uniform number",
-          "[ch32][sampling]") {
+          "[sampling]") {
   // The reference: the same uniform number, drawn from a copy of the
   // generator, and the first id whose running sum of q exceeds u.
   const Vec z = {0.2, -1.0, 1.5, 0.0, 0.7};
@@ -178,7 +178,7 @@ TEST_CASE("a draw is the inverse CDF over the ids of one uniform number",
 }
 
 TEST_CASE("seeded draws repeat, and their frequencies match q",
-          "[ch32][sampling]") {
+          "[sampling]") {
   const Vec z = {1.0, 0.0, 2.0, -1.0, 0.5};
   const SamplingOptions o{.temperature = 1.0, .top_k = 4};
   const Vec q = dist(z, o);
@@ -210,7 +210,7 @@ TEST_CASE("seeded draws repeat, and their frequencies match q",
 }
 
 TEST_CASE("each bad option and logit has its own error",
-          "[ch32][sampling]") {
+          "[sampling]") {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const double inf = std::numeric_limits<double>::infinity();
   const Vec z = {0.0, 1.0};
@@ -271,7 +271,7 @@ llm::Parameters tiny_model() {
 }  // namespace
 
 TEST_CASE("next_token_logits is the last row of model_forward",
-          "[ch32][sampling]") {
+          "[sampling]") {
   const llm::Parameters p = tiny_model();
   const std::vector<TokenId> ids = {3, 1, 4};
   llm::Tape tape;
@@ -289,7 +289,7 @@ TEST_CASE("next_token_logits is the last row of model_forward",
 }
 
 TEST_CASE("generate feeds the model its own output through a sliding "
-          "window", "[ch32][sampling]") {
+          "window", "[sampling]") {
   const llm::Parameters p = tiny_model();
   const SamplingOptions o{.temperature = 0.8, .top_k = 5};
   const std::vector<TokenId> prompt = {2, 5, 1};
@@ -321,7 +321,7 @@ TEST_CASE("generate feeds the model its own output through a sliding "
   CHECK(full.back() == cut.back());
 }
 
-TEST_CASE("generate checks everything before it draws", "[ch32][sampling]") {
+TEST_CASE("generate checks everything before it draws", "[sampling]") {
   const llm::Parameters p = tiny_model();
   Rng rng(3);
   const std::uint64_t before = rng.state();

@@ -55,7 +55,7 @@ Value relu(const Value& a) {
 }  // namespace
 
 TEST_CASE("a leaf holds its number and has no inputs",
-          "[ch13][scalar-autodiff]") {
+          "[scalar-autodiff]") {
   const Value x = 2.5;
   REQUIRE(x.data() == 2.5);
   REQUIRE(x.grad() == 0.0);
@@ -66,7 +66,7 @@ TEST_CASE("a leaf holds its number and has no inputs",
 }
 
 TEST_CASE("the chapter's graph: values, gradients and order",
-          "[ch13][scalar-autodiff]") {
+          "[scalar-autodiff]") {
   // L = (a + b)(a - b) / b at a = 3, b = 2: s = 5, d = 1, p = 5, L = 2.5.
   const Value a = named(3.0, "a"), b = named(2.0, "b");
   const Value s = named(a + b, "s"), d = named(a - b, "d");
@@ -93,7 +93,7 @@ TEST_CASE("the chapter's graph: values, gradients and order",
 }
 
 TEST_CASE("exercise: the graph table at a = 4, b = 2",
-          "[ch13][scalar-autodiff]") {
+          "[scalar-autodiff]") {
   // s = 6, d = 2, p = 12, L = 6; abar = 2a/b = 4, bbar = -a^2/b^2 - 1
   // = -5; sbar = 0.5 * 2 = 1, dbar = 0.5 * 6 = 3.
   const Value a = 4.0, b = 2.0;
@@ -108,7 +108,7 @@ TEST_CASE("exercise: the graph table at a = 4, b = 2",
 }
 
 TEST_CASE("each operation stores its local derivatives",
-          "[ch13][scalar-autodiff]") {
+          "[scalar-autodiff]") {
   const Value a = 3.0, b = -2.0;
   // d(a+b) = (1, 1); d(a-b) = (1, -1); d(ab) = (b, a) = (-2, 3).
   REQUIRE((a + b).local_grads() == std::vector<double>{1.0, 1.0});
@@ -132,7 +132,7 @@ TEST_CASE("each operation stores its local derivatives",
 }
 
 TEST_CASE("a value used twice accumulates both contributions",
-          "[ch13][scalar-autodiff]") {
+          "[scalar-autodiff]") {
   // d(x*x)/dx = x + x = 6 at x = 3; d(x+x)/dx = 1 + 1 = 2.
   const Value x = 3.0;
   Value square = x * x;
@@ -155,7 +155,7 @@ TEST_CASE("a value used twice accumulates both contributions",
 }
 
 TEST_CASE("backward clears the graph first, so it can be repeated",
-          "[ch13][scalar-autodiff]") {
+          "[scalar-autodiff]") {
   const Value x = 3.0;
   Value square = x * x;
   square.backward();
@@ -165,7 +165,7 @@ TEST_CASE("backward clears the graph first, so it can be repeated",
 }
 
 TEST_CASE("a node reached along several paths is visited once",
-          "[ch13][scalar-autodiff]") {
+          "[scalar-autodiff]") {
   // z = (x * x) + (x * x) built from one shared product m.
   const Value x = named(2.0, "x");
   const Value m = named(x * x, "m");
@@ -178,7 +178,7 @@ TEST_CASE("a node reached along several paths is visited once",
 }
 
 TEST_CASE("the graph keeps its inputs alive",
-          "[ch13][scalar-autodiff]") {
+          "[scalar-autodiff]") {
   // Only the output handle survives the block; its nodes still exist.
   Value out = 0.0;
   {
@@ -193,7 +193,7 @@ TEST_CASE("the graph keeps its inputs alive",
 }
 
 TEST_CASE("every operation agrees with central differences",
-          "[ch13][scalar-autodiff]") {
+          "[scalar-autodiff]") {
   const std::vector<Expr> ops = {
       [](const Value& a, const Value& b) { return a + b; },
       [](const Value& a, const Value& b) { return a - b; },
@@ -215,7 +215,7 @@ TEST_CASE("every operation agrees with central differences",
 }
 
 TEST_CASE("a composite expression agrees with central differences",
-          "[ch13][scalar-autodiff]") {
+          "[scalar-autodiff]") {
   const Expr e = [](const Value& a, const Value& b) {
     return tanh(a * b - exp(-a)) / log(a * a + 1.0) + b * b * a;
   };
@@ -224,7 +224,7 @@ TEST_CASE("a composite expression agrees with central differences",
 }
 
 TEST_CASE("exercise: relu through from_op",
-          "[ch13][scalar-autodiff]") {
+          "[scalar-autodiff]") {
   const Value pos = 1.5, neg = -0.5;
   // relu' = 1 for a > 0, 0 for a < 0; away from the kink the check passes.
   REQUIRE(relu(pos).local_grads() == std::vector<double>{1.0});
@@ -241,7 +241,7 @@ TEST_CASE("exercise: relu through from_op",
 }
 
 TEST_CASE("log and division reject arguments outside their domain",
-          "[ch13][scalar-autodiff]") {
+          "[scalar-autodiff]") {
   const Value zero = 0.0, minus_one = -1.0, one = 1.0;
   REQUIRE_THROWS_AS(log(zero), llm::DomainError);
   REQUIRE_THROWS_WITH(log(zero), "log: argument must be positive, got 0");

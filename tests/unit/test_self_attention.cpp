@@ -40,7 +40,7 @@ const Tensor swap({4, 4}, {0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0});
 // ---- scale and softmax ------------------------------------------------
 
 TEST_CASE("scale multiplies values and gradients by the factor",
-          "[ch22][self-attention]") {
+          "[self-attention]") {
   Tape tape;
   const Var x = tape.leaf(Tensor({3}, {1.0, -2.0, 0.5}));
   const Var y = llm::scale(x, 0.5);
@@ -49,7 +49,7 @@ TEST_CASE("scale multiplies values and gradients by the factor",
   REQUIRE(x.grad().to_vector() == std::vector<double>{0.5, 1.0, 2.0});
 }
 
-TEST_CASE("scale rejects an infinite factor", "[ch22][self-attention]") {
+TEST_CASE("scale rejects an infinite factor", "[self-attention]") {
   Tape tape;
   const Var x = tape.leaf(Tensor({2}));
   const double inf = std::numeric_limits<double>::infinity();
@@ -59,7 +59,7 @@ TEST_CASE("scale rejects an infinite factor", "[ch22][self-attention]") {
   REQUIRE(tape.size() == 1);  // nothing recorded
 }
 
-TEST_CASE("scale rejects a NaN factor", "[ch22][self-attention]") {
+TEST_CASE("scale rejects a NaN factor", "[self-attention]") {
   Tape tape;
   const Var x = tape.leaf(Tensor({2}));
   const double nan = std::numeric_limits<double>::quiet_NaN();
@@ -71,7 +71,7 @@ TEST_CASE("scale rejects a NaN factor", "[ch22][self-attention]") {
 }
 
 TEST_CASE("softmax on the tape: values and the VJP by hand",
-          "[ch22][self-attention]") {
+          "[self-attention]") {
   Tape tape;
   // Row 0: s = (0, 0) gives p = (1/2, 1/2). Row 1: s = (0, log 3)
   // gives p = (1/4, 3/4).
@@ -94,7 +94,7 @@ TEST_CASE("softmax on the tape: values and the VJP by hand",
 }
 
 TEST_CASE("a softmax gradient adds up to zero along each row",
-          "[ch22][self-attention]") {
+          "[self-attention]") {
   // softmax(s + c) = softmax(s), so moving a whole row changes nothing
   // and the row's gradient must sum to zero whatever g is.
   Tape tape;
@@ -108,7 +108,7 @@ TEST_CASE("a softmax gradient adds up to zero along each row",
 }
 
 TEST_CASE("softmax on the tape rejects a tensor without a last axis",
-          "[ch22][self-attention]") {
+          "[self-attention]") {
   Tape tape;
   REQUIRE_THROWS_AS(llm::softmax(tape.leaf(Tensor({2, 0}))),
                     llm::ShapeError);
@@ -120,7 +120,7 @@ TEST_CASE("softmax on the tape rejects a tensor without a last axis",
 // ---- scores and attend ------------------------------------------------
 
 TEST_CASE("attention_scores is q k^T / sqrt(d_k), by hand",
-          "[ch22][self-attention]") {
+          "[self-attention]") {
   Tape tape;
   // d_k = 4, so the scale is exactly 1/2. q = (1, 2, 0, 0);
   // k0 = (1, 1, 1, 1): q.k0 = 3; k1 = (0, 1, 0, 3): q.k1 = 2.
@@ -132,7 +132,7 @@ TEST_CASE("attention_scores is q k^T / sqrt(d_k), by hand",
 }
 
 TEST_CASE("attention_scores rejects q and k of incompatible shapes",
-          "[ch22][self-attention]") {
+          "[self-attention]") {
   const std::string rule = "expected [..., T, d_k] and [..., S, d_k] with "
                            "the same leading axes and d_k > 0";
   struct Bad {
@@ -153,7 +153,7 @@ TEST_CASE("attention_scores rejects q and k of incompatible shapes",
   }
 }
 
-TEST_CASE("attend weights the value rows", "[ch22][self-attention]") {
+TEST_CASE("attend weights the value rows", "[self-attention]") {
   Tape tape;
   // Row 0 takes 1/4 of v0 and 3/4 of v1: (1/4)(4, 0) + (3/4)(0, 8).
   const Var p = tape.leaf(Tensor({2, 2}, {0.25, 0.75, 1.0, 0.0}));
@@ -163,7 +163,7 @@ TEST_CASE("attend weights the value rows", "[ch22][self-attention]") {
 }
 
 TEST_CASE("attend rejects probabilities whose columns do not match the "
-          "value rows", "[ch22][self-attention]") {
+          "value rows", "[self-attention]") {
   Tape tape;
   const Var p = tape.leaf(Tensor({3, 3})), v = tape.leaf(Tensor({2, 5}));
   REQUIRE_THROWS_AS(llm::attend(p, v), llm::ShapeError);
@@ -174,7 +174,7 @@ TEST_CASE("attend rejects probabilities whose columns do not match the "
 }
 
 TEST_CASE("attend rejects operands of different ranks",
-          "[ch22][self-attention]") {
+          "[self-attention]") {
   Tape tape;
   const Var p = tape.leaf(Tensor({1, 3, 3})), v = tape.leaf(Tensor({3, 5}));
   REQUIRE_THROWS_AS(llm::attend(p, v), llm::ShapeError);
@@ -187,7 +187,7 @@ TEST_CASE("attend rejects operands of different ranks",
 // ---- one head ---------------------------------------------------------
 
 TEST_CASE("the fixture's scores, weights and outputs, by hand",
-          "[ch22][self-attention]") {
+          "[self-attention]") {
   Tape tape;
   const llm::AttentionResult r = llm::self_attention(
       tape.leaf(fx), tape.leaf(eye), tape.leaf(swap), tape.leaf(eye));
@@ -215,7 +215,7 @@ TEST_CASE("the fixture's scores, weights and outputs, by hand",
 }
 
 TEST_CASE("self_attention agrees with the plain-loop reference",
-          "[ch22][self-attention]") {
+          "[self-attention]") {
   const HeadInputs in = {ramp({4, 3}, -0.8, 0.23), ramp({3, 2}, 0.9, -0.31),
                          ramp({3, 2}, -0.5, 0.27), ramp({3, 5}, 0.2, 0.09)};
   Tape tape;
@@ -229,7 +229,7 @@ TEST_CASE("self_attention agrees with the plain-loop reference",
 }
 
 TEST_CASE("a batch is attended sequence by sequence",
-          "[ch22][self-attention]") {
+          "[self-attention]") {
   const HeadInputs in = {ramp({2, 3, 4}, 1.1, -0.13), ramp({4, 2}, 0.4, 0.1),
                          ramp({4, 2}, -0.3, 0.2), ramp({4, 3}, 0.7, -0.2)};
   Tape tape;
@@ -240,7 +240,7 @@ TEST_CASE("a batch is attended sequence by sequence",
 }
 
 TEST_CASE("exchanging two tokens exchanges their outputs bit for bit",
-          "[ch22][self-attention]") {
+          "[self-attention]") {
   const Tensor w_q = ramp({4, 4}, 0.4, -0.07), w_k = ramp({4, 4}, -0.2, 0.05);
   const Tensor w_v = ramp({4, 2}, 0.3, 0.11);
   const Tensor x = ramp({3, 4}, -1.0, 0.19);
@@ -263,7 +263,7 @@ TEST_CASE("exchanging two tokens exchanges their outputs bit for bit",
 }
 
 TEST_CASE("self_attention rejects each bad shape, recording nothing",
-          "[ch22][self-attention]") {
+          "[self-attention]") {
   struct Bad {
     Shape x, w_q, w_k, w_v;
     std::string message;
@@ -299,7 +299,7 @@ TEST_CASE("self_attention rejects each bad shape, recording nothing",
 }
 
 TEST_CASE("every attention operation passes a gradient check",
-          "[ch22][self-attention]") {
+          "[self-attention]") {
   const auto check = [](const llm::TapeFunction& f,
                         const std::vector<Tensor>& in) {
     return worst_tape_error(f, in);
@@ -322,7 +322,7 @@ TEST_CASE("every attention operation passes a gradient check",
 // ---- the exercises ----------------------------------------------------
 
 TEST_CASE("exercise: row 2 of the fixture by hand",
-          "[ch22][self-attention]") {
+          "[self-attention]") {
   // Scores (1/2, 1/2, 2): weights e^.5 : e^.5 : e^2, and the output is
   // (p0 + p2, p1 + p2, p2, p2) with v = x.
   Tape tape;
@@ -336,7 +336,7 @@ TEST_CASE("exercise: row 2 of the fixture by hand",
 }
 
 TEST_CASE("exercise: a uniform row passes the mean of the values",
-          "[ch22][self-attention]") {
+          "[self-attention]") {
   // W_Q = 0 makes every score 0, every weight 1/T, every output row the
   // mean of the value rows, and the key gradient exactly 0.
   Tape tape;

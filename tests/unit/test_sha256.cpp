@@ -46,7 +46,7 @@ std::string coreutils_sha256(const std::string& bytes) {
 }  // namespace
 
 TEST_CASE("sha256_hex gives the standard's example digests",
-          "[ch02][corpus-splits]") {
+          "[corpus-splits]") {
   CHECK(llm::sha256_hex("") ==
         "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
   CHECK(llm::sha256_hex("abc") ==
@@ -57,7 +57,7 @@ TEST_CASE("sha256_hex gives the standard's example digests",
 }
 
 TEST_CASE("sha256 returns the digest's bytes in order",
-          "[ch02][corpus-splits]") {
+          "[corpus-splits]") {
   // sha256sum prints ba7816bf... for "abc": bytes 0xba, 0x78, ..., 0xad.
   const llm::Sha256Digest d = llm::sha256("abc");
   CHECK(d[0] == 0xba);
@@ -66,7 +66,7 @@ TEST_CASE("sha256 returns the digest's bytes in order",
 }
 
 TEST_CASE("sha256_hex agrees with sha256sum at every padding boundary",
-          "[ch02][corpus-splits]") {
+          "[corpus-splits]") {
   std::string text;
   for (int n = 0; n <= 130; ++n) {
     REQUIRE(llm::sha256_hex(text) == coreutils_sha256(text));

@@ -25,7 +25,7 @@ std::vector<double> row(const llm::Tensor& t, std::size_t i) {
 
 }  // namespace
 
-TEST_CASE("softmax of small rows by hand", "[ch11][stable-softmax]") {
+TEST_CASE("softmax of small rows by hand", "[stable-softmax]") {
   // [0, log 3]: e^0 = 1 and e^log3 = 3, so 1/4 and 3/4.
   const llm::Tensor a({1, 2}, {0, std::log(3.0)});
   const std::vector<double> p = llm::softmax(a).to_vector();
@@ -43,7 +43,7 @@ TEST_CASE("softmax of small rows by hand", "[ch11][stable-softmax]") {
 }
 
 TEST_CASE("softmax matches an independent computation",
-          "[ch11][stable-softmax]") {
+          "[stable-softmax]") {
   // [1,2,3]: e^j / (e + e^2 + e^3), computed here directly.
   const llm::Tensor x({1, 3}, {1, 2, 3});
   const double total = std::exp(1.0) + std::exp(2.0) + std::exp(3.0);
@@ -60,7 +60,7 @@ TEST_CASE("softmax matches an independent computation",
   REQUIRE(llm::logsumexp(x).shape() == llm::Shape{1, 1});
 }
 
-TEST_CASE("large logits stay finite", "[ch11][stable-softmax]") {
+TEST_CASE("large logits stay finite", "[stable-softmax]") {
   const llm::Tensor x({4, 3}, {1, 2, 3, 1000, 1001, 1002, -1000, -999,
                                -998, 1000, 0, -1000});
   const llm::Tensor p = llm::softmax(x);
@@ -89,7 +89,7 @@ TEST_CASE("large logits stay finite", "[ch11][stable-softmax]") {
 }
 
 TEST_CASE("log_softmax keeps what log(softmax) loses",
-          "[ch11][stable-softmax]") {
+          "[stable-softmax]") {
   const llm::Tensor far({1, 2}, {0, -800});
   // e^-800 is below the smallest double: softmax rounds it to 0.
   REQUIRE(llm::softmax(far).to_vector()[1] == 0.0);
@@ -100,7 +100,7 @@ TEST_CASE("log_softmax keeps what log(softmax) loses",
 }
 
 TEST_CASE("softmax works along the last axis of any rank",
-          "[ch11][stable-softmax]") {
+          "[stable-softmax]") {
   // [2,1,2]: rows [0,0] and [0, log 3].
   const llm::Tensor x({2, 1, 2}, {0, 0, 0, std::log(3.0)});
   const llm::Tensor p = llm::softmax(x);
@@ -118,7 +118,7 @@ TEST_CASE("softmax works along the last axis of any rank",
 }
 
 TEST_CASE("softmax needs logits along a last axis",
-          "[ch11][stable-softmax]") {
+          "[stable-softmax]") {
   REQUIRE_THROWS_AS(llm::softmax(llm::Tensor({}, {1})), llm::ShapeError);
   REQUIRE_THROWS_WITH(llm::softmax(llm::Tensor({}, {1})),
                       "softmax: x is [], which has no logits along a last "
@@ -133,7 +133,7 @@ TEST_CASE("softmax needs logits along a last axis",
   REQUIRE(llm::softmax(llm::Tensor({0, 3})).shape() == llm::Shape{0, 3});
 }
 
-TEST_CASE("exercise: a fully masked row is NaN", "[ch11][stable-softmax]") {
+TEST_CASE("exercise: a fully masked row is NaN", "[stable-softmax]") {
   const double inf = std::numeric_limits<double>::infinity();
   // max = -inf and -inf - (-inf) is NaN.
   const llm::Tensor masked({1, 3}, {-inf, -inf, -inf});
@@ -144,7 +144,7 @@ TEST_CASE("exercise: a fully masked row is NaN", "[ch11][stable-softmax]") {
 }
 
 TEST_CASE("exercise: shifting by the mean is not enough",
-          "[ch11][stable-softmax]") {
+          "[stable-softmax]") {
   // [1000, 0, -1000] has mean 0: shifting by it changes nothing and
   // e^1000 still overflows. Shifting by the max keeps it finite.
   const llm::Tensor x({1, 3}, {1000, 0, -1000});
@@ -153,7 +153,7 @@ TEST_CASE("exercise: shifting by the mean is not enough",
   REQUIRE(llm::softmax(x).to_vector() == std::vector<double>{1, 0, 0});
 }
 
-TEST_CASE("exercise: temperature", "[ch11][stable-softmax]") {
+TEST_CASE("exercise: temperature", "[stable-softmax]") {
   const llm::Tensor x({1, 3}, {1, 2, 3});
   // T = 0.01: logits 100, 200, 300; shifted -200, -100, 0. The largest
   // gets 1 / (1 + e^-100 + e^-200), which rounds to exactly 1.

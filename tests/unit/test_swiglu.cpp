@@ -43,7 +43,7 @@ HandBranch hand_branch(Tape& tape) {
 
 }  // namespace
 
-TEST_CASE("swiglu on the hand-sized branch", "[ch18][swiglu]") {
+TEST_CASE("swiglu on the hand-sized branch", "[swiglu]") {
   // x = (1, -1): gate inputs a = (2, 0, -2), up values b = (1, 2, 1);
   // h = (SiLU(2), 0, SiLU(-2)); W_down rows (1,0), (0,1), (1,1) give
   // y = (h0 + h2, h1 + h2).
@@ -57,7 +57,7 @@ TEST_CASE("swiglu on the hand-sized branch", "[ch18][swiglu]") {
 }
 
 TEST_CASE("swiglu equals a plain-loop reference on a batch",
-          "[ch18][swiglu]") {
+          "[swiglu]") {
   const std::size_t d = 4, f = 5;
   const Tensor x = ramp({2, 3, d}, -1.0, 0.09);
   const Tensor wg = ramp({d, f}, 0.7, -0.07), wu = ramp({d, f}, -0.4, 0.05);
@@ -86,7 +86,7 @@ TEST_CASE("swiglu equals a plain-loop reference on a batch",
   }
 }
 
-TEST_CASE("swiglu passes the finite-difference check", "[ch18][swiglu]") {
+TEST_CASE("swiglu passes the finite-difference check", "[swiglu]") {
   const llm::TapeFunction f = [](Tape&, const Vars& v) {
     return llm::swiglu(v[0], v[1], v[2], v[3]);
   };
@@ -97,7 +97,7 @@ TEST_CASE("swiglu passes the finite-difference check", "[ch18][swiglu]") {
   REQUIRE(worst_tape_error(f, {ramp({3}, 0.5, -0.6), wg, wu, wd}) < grad_tol);
 }
 
-TEST_CASE("a gated branch is flat at the origin", "[ch18][swiglu]") {
+TEST_CASE("a gated branch is flat at the origin", "[swiglu]") {
   // The exercise: d = 1, f = 2, W_gate = (1, -1), W_up = (2, 2),
   // W_down = (1, 1)^T. At x = 0 every a_j, b_j and SiLU(a_j) is 0, so
   // y = 0 and dy/dx = sum_j SiLU'(a_j) b_j g_j + SiLU(a_j) u_j = 0.
@@ -112,7 +112,7 @@ TEST_CASE("a gated branch is flat at the origin", "[ch18][swiglu]") {
 }
 
 TEST_CASE("swapping the gate and up matrices changes the output",
-          "[ch18][swiglu]") {
+          "[swiglu]") {
   // With the hand-sized branch swapped, unit 1 has gate input 2 and up
   // value 0: y differs from (1.523188, -0.238406).
   Tape tape;
@@ -127,7 +127,7 @@ TEST_CASE("swapping the gate and up matrices changes the output",
 }
 
 TEST_CASE("swiglu rejects mismatched shapes before recording",
-          "[ch18][swiglu]") {
+          "[swiglu]") {
   Tape tape;
   const Var x = tape.leaf(Tensor({2, 3}));
   const Var g = tape.leaf(Tensor({3, 4})), u = tape.leaf(Tensor({3, 4}));
@@ -150,7 +150,7 @@ TEST_CASE("swiglu rejects mismatched shapes before recording",
 }
 
 TEST_CASE("the hidden width is 8d/3 rounded up to a multiple",
-          "[ch18][swiglu]") {
+          "[swiglu]") {
   // floor(8*4096/3) = 10922 -> 43 * 256 = 11008.
   REQUIRE(llm::swiglu_hidden(4096, 256) == 11008);
   // floor(8*768/3) = 2048, already a multiple of 256.
@@ -165,7 +165,7 @@ TEST_CASE("the hidden width is 8d/3 rounded up to a multiple",
 }
 
 TEST_CASE("add_swiglu registers three fan-in matrices",
-          "[ch18][swiglu]") {
+          "[swiglu]") {
   llm::Parameters p(18);
   llm::add_swiglu(p, "ffn", 8, 24);
   REQUIRE(p.size() == 3);
@@ -180,7 +180,7 @@ TEST_CASE("add_swiglu registers three fan-in matrices",
 }
 
 TEST_CASE("add_swiglu checks every name before adding any",
-          "[ch18][swiglu]") {
+          "[swiglu]") {
   llm::Parameters p(1);
   p.add("ffn.w_down", {2, 2}, llm::constant(0.0));
   REQUIRE_THROWS_AS(llm::add_swiglu(p, "ffn", 2, 2), llm::ConfigError);

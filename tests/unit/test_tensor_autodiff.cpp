@@ -39,7 +39,7 @@ std::vector<double> grad_after(const Var& x, const Var& out,
 }  // namespace
 
 TEST_CASE("the tape records nodes in order and seeds the output",
-          "[ch14][tensor-autodiff]") {
+          "[tensor-autodiff]") {
   Tape tape;
   const Var x = tape.leaf(x23);
   const Var s = llm::sum(x, 1);
@@ -55,7 +55,7 @@ TEST_CASE("the tape records nodes in order and seeds the output",
 }
 
 TEST_CASE("a reference to a node's value stays valid while the tape grows",
-          "[ch14][tensor-autodiff]") {
+          "[tensor-autodiff]") {
   // A std::vector of nodes would move them to a new block as it grows;
   // a reference taken before would then point at freed memory.
   Tape tape;
@@ -69,7 +69,7 @@ TEST_CASE("a reference to a node's value stays valid while the tape grows",
 }
 
 TEST_CASE("backward clears gradients, so running it twice agrees",
-          "[ch14][tensor-autodiff]") {
+          "[tensor-autodiff]") {
   Tape tape;
   const Var x = tape.leaf(x23);
   const Var loss = llm::sum(llm::sum(x, 0), 1);  // [1, 1]
@@ -79,7 +79,7 @@ TEST_CASE("backward clears gradients, so running it twice agrees",
 }
 
 TEST_CASE("a bias broadcast over rows collects one term per row",
-          "[ch14][tensor-autodiff]") {
+          "[tensor-autodiff]") {
   Tape tape;
   const Var x = tape.leaf(Tensor({4, 3}));
   const Var b = tape.leaf(y3);
@@ -91,7 +91,7 @@ TEST_CASE("a bias broadcast over rows collects one term per row",
 }
 
 TEST_CASE("a tensor used twice accumulates both terms",
-          "[ch14][tensor-autodiff]") {
+          "[tensor-autodiff]") {
   Tape tape;
   const Var x = tape.leaf(Tensor({2}, {3.0, -0.5}));
   // d(x*x)/dx = x + x = 2x.
@@ -101,7 +101,7 @@ TEST_CASE("a tensor used twice accumulates both terms",
           std::vector<double>{2.0, 2.0});
 }
 
-TEST_CASE("sum_to reverses broadcasting", "[ch14][tensor-autodiff]") {
+TEST_CASE("sum_to reverses broadcasting", "[tensor-autodiff]") {
   const Tensor g = ones({2, 4, 3});
   // Leading axis summed away (2), axis of extent 1 summed (4): 8 each.
   REQUIRE(llm::sum_to(g, {1, 3}).to_vector() ==
@@ -115,7 +115,7 @@ TEST_CASE("sum_to reverses broadcasting", "[ch14][tensor-autodiff]") {
 }
 
 TEST_CASE("hand-derived VJPs of the structural operations",
-          "[ch14][tensor-autodiff]") {
+          "[tensor-autodiff]") {
   Tape tape;
   const Var x = tape.leaf(x23);
   const Tensor seed({3, 2}, {1.0, 2.0, 3.0, 4.0, 5.0, 6.0});
@@ -131,7 +131,7 @@ TEST_CASE("hand-derived VJPs of the structural operations",
 }
 
 TEST_CASE("sub sends the negated gradient to its second operand",
-          "[ch14][tensor-autodiff]") {
+          "[tensor-autodiff]") {
   Tape tape;
   const Var a = tape.leaf(x23);
   const Var b = tape.leaf(y3);
@@ -142,7 +142,7 @@ TEST_CASE("sub sends the negated gradient to its second operand",
 }
 
 TEST_CASE("every structural and elementwise op passes a gradient check",
-          "[ch14][tensor-autodiff]") {
+          "[tensor-autodiff]") {
   const Tensor z({2, 3}, {1.1, 0.2, -0.9, 0.5, -1.7, 0.8});
   CHECK(worst_tape_error([](Tape&, const Vars& v) {
     return llm::transpose(v[0], 0, 1); }, {x23}) < grad_tol);
@@ -168,7 +168,7 @@ TEST_CASE("every structural and elementwise op passes a gradient check",
 }
 
 TEST_CASE("the probe loss catches a VJP that a plain sum misses",
-          "[ch14][tensor-autodiff]") {
+          "[tensor-autodiff]") {
   // Backward forgets to transpose; on a square matrix shapes still fit.
   const auto bad = [](Tape&, const Vars& v) {
     const Var x = v[0];
@@ -182,7 +182,7 @@ TEST_CASE("the probe loss catches a VJP that a plain sum misses",
 }
 
 TEST_CASE("probe weights are distinct and non-zero",
-          "[ch14][tensor-autodiff]") {
+          "[tensor-autodiff]") {
   // w_k = ((7k + 3) mod 13) / 6.5 - 1: k = 0 gives 3/6.5 - 1.
   const std::vector<double> w = llm::probe_weights({13}).to_vector();
   REQUIRE(w[0] == Approx(3.0 / 6.5 - 1.0));
@@ -193,7 +193,7 @@ TEST_CASE("probe weights are distinct and non-zero",
 }
 
 TEST_CASE("tape errors name the operation and the shapes",
-          "[ch14][tensor-autodiff]") {
+          "[tensor-autodiff]") {
   Tape tape, other;
   const Var x = tape.leaf(x23);
   const Var y = other.leaf(y3);
@@ -229,7 +229,7 @@ Var divide(const Var& a, const Var& b) {
 }  // namespace
 
 TEST_CASE("the exercise's division passes a gradient check",
-          "[ch14][tensor-autodiff]") {
+          "[tensor-autodiff]") {
   CHECK(worst_tape_error(
             [](Tape&, const Vars& v) { return divide(v[0], v[1]); },
             {x23, y3}) < 1e-8);

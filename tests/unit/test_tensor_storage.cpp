@@ -27,7 +27,7 @@ std::vector<double> spelled_values() {
 
 }  // namespace
 
-TEST_CASE("numel multiplies the extents", "[ch07][tensor-storage]") {
+TEST_CASE("numel multiplies the extents", "[tensor-storage]") {
   // 2 * 3 * 4 = 24.
   REQUIRE(llm::numel({2, 3, 4}) == 24);
   // The empty product is 1: a scalar has one element.
@@ -37,7 +37,7 @@ TEST_CASE("numel multiplies the extents", "[ch07][tensor-storage]") {
 }
 
 TEST_CASE("row-major strides are products of the extents to the right",
-          "[ch07][tensor-storage]") {
+          "[tensor-storage]") {
   // [2,3,4]: s2 = 1, s1 = 4, s0 = 3 * 4 = 12.
   REQUIRE(llm::row_major_strides({2, 3, 4}) == llm::Strides{12, 4, 1});
   // The outermost extent appears in no stride: [5,3,4] gives the same.
@@ -50,7 +50,7 @@ TEST_CASE("row-major strides are products of the extents to the right",
   REQUIRE(llm::row_major_strides({}).empty());
 }
 
-TEST_CASE("exercise: strides by hand for [3,1,5]", "[ch07][tensor-storage]") {
+TEST_CASE("exercise: strides by hand for [3,1,5]", "[tensor-storage]") {
   // s2 = 1, s1 = 5, s0 = 1 * 5 = 5: an extent of 1 changes no product.
   llm::Tensor t({3, 1, 5});
   REQUIRE(t.strides() == llm::Strides{5, 5, 1});
@@ -59,13 +59,13 @@ TEST_CASE("exercise: strides by hand for [3,1,5]", "[ch07][tensor-storage]") {
 }
 
 TEST_CASE("to_string formats shapes, strides and indices",
-          "[ch07][tensor-storage]") {
+          "[tensor-storage]") {
   REQUIRE(llm::to_string({2, 3, 4}) == "[2,3,4]");
   REQUIRE(llm::to_string({12, 4, 1}) == "[12,4,1]");
   REQUIRE(llm::to_string({}) == "[]");
 }
 
-TEST_CASE("next_index counts like an odometer", "[ch07][tensor-storage]") {
+TEST_CASE("next_index counts like an odometer", "[tensor-storage]") {
   // Row-major order of [2,3]: the last coordinate turns fastest.
   const llm::Shape shape = {2, 3};
   const std::vector<llm::Index> expected = {
@@ -81,14 +81,14 @@ TEST_CASE("next_index counts like an odometer", "[ch07][tensor-storage]") {
 }
 
 TEST_CASE("next_index on the empty shape stops at once",
-          "[ch07][tensor-storage]") {
+          "[tensor-storage]") {
   // A scalar has exactly one index, [], so there is no next one.
   llm::Index index;
   REQUIRE_FALSE(llm::next_index(index, {}));
 }
 
 TEST_CASE("a new tensor is zero, row-major and at offset 0",
-          "[ch07][tensor-storage]") {
+          "[tensor-storage]") {
   const llm::Tensor t({2, 3});
   REQUIRE(t.shape() == llm::Shape{2, 3});
   REQUIRE(t.rank() == 2);
@@ -101,7 +101,7 @@ TEST_CASE("a new tensor is zero, row-major and at offset 0",
 }
 
 TEST_CASE("offsets follow pos = sum of index times stride",
-          "[ch07][tensor-storage]") {
+          "[tensor-storage]") {
   const llm::Tensor t({2, 3, 4}, spelled_values());
   // pos([1,2,0]) = 1*12 + 2*4 + 0*1 = 20, and the element spells 120.
   REQUIRE(t.offset_of({1, 2, 0}) == 20);
@@ -114,7 +114,7 @@ TEST_CASE("offsets follow pos = sum of index times stride",
 }
 
 TEST_CASE("every element of [2,3,4] is at 12i + 4j + k",
-          "[ch07][tensor-storage]") {
+          "[tensor-storage]") {
   const llm::Tensor t({2, 3, 4}, spelled_values());
   for (std::size_t i = 0; i < 2; ++i) {
     for (std::size_t j = 0; j < 3; ++j) {
@@ -127,13 +127,13 @@ TEST_CASE("every element of [2,3,4] is at 12i + 4j + k",
 }
 
 TEST_CASE("to_vector returns the elements in row-major order",
-          "[ch07][tensor-storage]") {
+          "[tensor-storage]") {
   const llm::Tensor t({2, 3, 4}, spelled_values());
   // A freshly built tensor addresses its whole buffer in order.
   REQUIRE(t.to_vector() == spelled_values());
 }
 
-TEST_CASE("set writes the buffer at offset_of", "[ch07][tensor-storage]") {
+TEST_CASE("set writes the buffer at offset_of", "[tensor-storage]") {
   llm::Tensor t({2, 3});
   t.set({1, 2}, 7.5);
   // [1,2] of [2,3] is at 1*3 + 2*1 = 5.
@@ -142,7 +142,7 @@ TEST_CASE("set writes the buffer at offset_of", "[ch07][tensor-storage]") {
   REQUIRE(t.to_vector() == std::vector<double>{0, 0, 0, 0, 0, 7.5});
 }
 
-TEST_CASE("copying a Tensor shares its buffer", "[ch07][tensor-storage]") {
+TEST_CASE("copying a Tensor shares its buffer", "[tensor-storage]") {
   llm::Tensor m({2, 3});
   llm::Tensor alias = m;
   alias.set({1, 2}, 7.5);
@@ -151,7 +151,7 @@ TEST_CASE("copying a Tensor shares its buffer", "[ch07][tensor-storage]") {
 }
 
 TEST_CASE("a tensor built from to_vector owns its numbers",
-          "[ch07][tensor-storage]") {
+          "[tensor-storage]") {
   llm::Tensor m({2, 3});
   m.set({1, 2}, 7.5);
   llm::Tensor copy(m.shape(), m.to_vector());
@@ -162,7 +162,7 @@ TEST_CASE("a tensor built from to_vector owns its numbers",
 }
 
 TEST_CASE("a scalar has one element at position 0",
-          "[ch07][tensor-storage]") {
+          "[tensor-storage]") {
   const llm::Tensor s({}, {3.5});
   REQUIRE(s.rank() == 0);
   REQUIRE(s.numel() == 1);
@@ -173,7 +173,7 @@ TEST_CASE("a scalar has one element at position 0",
 }
 
 TEST_CASE("exercise: growing axis 0 keeps every position",
-          "[ch07][tensor-storage]") {
+          "[tensor-storage]") {
   // [2,3,4] and [5,3,4] share strides [12,4,1], so each index of the
   // smaller tensor has the same position in the larger one.
   const llm::Tensor small({2, 3, 4});
@@ -188,7 +188,7 @@ TEST_CASE("exercise: growing axis 0 keeps every position",
 }
 
 TEST_CASE("a tensor with an extent of 0 holds nothing",
-          "[ch07][tensor-storage]") {
+          "[tensor-storage]") {
   const llm::Tensor t({2, 0});
   REQUIRE(t.numel() == 0);
   REQUIRE(t.buffer().empty());
@@ -198,7 +198,7 @@ TEST_CASE("a tensor with an extent of 0 holds nothing",
 }
 
 TEST_CASE("too many or too few values are a ShapeError",
-          "[ch07][tensor-storage]") {
+          "[tensor-storage]") {
   // [2,3] needs 2 * 3 = 6 values.
   REQUIRE_THROWS_AS(llm::Tensor({2, 3}, {1, 2, 3, 4, 5}), llm::ShapeError);
   REQUIRE_THROWS_WITH(llm::Tensor({2, 3}, {1, 2, 3, 4, 5}),
@@ -208,7 +208,7 @@ TEST_CASE("too many or too few values are a ShapeError",
 }
 
 TEST_CASE("an index outside the shape is an IndexError",
-          "[ch07][tensor-storage]") {
+          "[tensor-storage]") {
   llm::Tensor t({2, 3});
   // Axis 0 has extent 2, so its coordinates are 0 and 1.
   REQUIRE_THROWS_AS(t.at({2, 0}), llm::IndexError);
@@ -222,7 +222,7 @@ TEST_CASE("an index outside the shape is an IndexError",
 }
 
 TEST_CASE("an index of the wrong rank is an IndexError",
-          "[ch07][tensor-storage]") {
+          "[tensor-storage]") {
   llm::Tensor t({2, 3});
   REQUIRE_THROWS_AS(t.at({1}), llm::IndexError);
   REQUIRE_THROWS_WITH(t.at({1}),
@@ -234,13 +234,13 @@ TEST_CASE("an index of the wrong rank is an IndexError",
 }
 
 TEST_CASE("a rejected write leaves the buffer unchanged",
-          "[ch07][tensor-storage]") {
+          "[tensor-storage]") {
   llm::Tensor t({2, 3});
   REQUIRE_THROWS(t.set({2, 0}, 1.0));
   REQUIRE(t.to_vector() == std::vector<double>(6, 0.0));
 }
 
-TEST_CASE("library errors share one base class", "[ch07][tensor-storage]") {
+TEST_CASE("library errors share one base class", "[tensor-storage]") {
   // Callers may catch llm::Error, or std::runtime_error, for all of them.
   REQUIRE_THROWS_AS(throw llm::ShapeError("s"), llm::Error);
   REQUIRE_THROWS_AS(throw llm::ConfigError("c"), llm::Error);

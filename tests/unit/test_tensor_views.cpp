@@ -30,7 +30,7 @@ llm::Tensor make_spelled() {
 
 }  // namespace
 
-TEST_CASE("transpose exchanges extents and strides", "[ch08][tensor-views]") {
+TEST_CASE("transpose exchanges extents and strides", "[tensor-views]") {
   const llm::Tensor x = make_x();
   const llm::Tensor t = x.transpose(0, 1);
   // [2,3] with strides [3,1] becomes [3,2] with strides [1,3].
@@ -51,7 +51,7 @@ TEST_CASE("transpose exchanges extents and strides", "[ch08][tensor-views]") {
 }
 
 TEST_CASE("transposing an axis with itself changes nothing",
-          "[ch08][tensor-views]") {
+          "[tensor-views]") {
   const llm::Tensor x = make_x();
   const llm::Tensor same = x.transpose(1, 1);
   REQUIRE(same.shape() == x.shape());
@@ -59,7 +59,7 @@ TEST_CASE("transposing an axis with itself changes nothing",
   REQUIRE(same.is_contiguous());
 }
 
-TEST_CASE("exercise: a rank-3 transpose", "[ch08][tensor-views]") {
+TEST_CASE("exercise: a rank-3 transpose", "[tensor-views]") {
   const llm::Tensor a = make_spelled();
   const llm::Tensor v = a.transpose(0, 2);
   // Extents [2,3,4] -> [4,3,2]; strides [12,4,1] -> [1,4,12].
@@ -73,7 +73,7 @@ TEST_CASE("exercise: a rank-3 transpose", "[ch08][tensor-views]") {
 }
 
 TEST_CASE("exercise: transpose twice restores the strides",
-          "[ch08][tensor-views]") {
+          "[tensor-views]") {
   const llm::Tensor x = make_x();
   const llm::Tensor back = x.transpose(0, 1).transpose(0, 1);
   REQUIRE(back.strides() == llm::Strides{3, 1});
@@ -86,7 +86,7 @@ TEST_CASE("exercise: transpose twice restores the strides",
 }
 
 TEST_CASE("a column slice keeps the strides and moves the offset",
-          "[ch08][tensor-views]") {
+          "[tensor-views]") {
   const llm::Tensor x = make_x();
   const llm::Tensor s = x.slice(1, 1, 3);
   // Columns 1 and 2: extent 3 - 1 = 2, offset 0 + 1 * 1 = 1.
@@ -101,7 +101,7 @@ TEST_CASE("a column slice keeps the strides and moves the offset",
 }
 
 TEST_CASE("a row slice is contiguous at a non-zero offset",
-          "[ch08][tensor-views]") {
+          "[tensor-views]") {
   const llm::Tensor x = make_x();
   const llm::Tensor row = x.slice(0, 1, 2);
   // Row 1: extent 1, offset 1 * 3 = 3, positions 3 4 5.
@@ -117,7 +117,7 @@ TEST_CASE("a row slice is contiguous at a non-zero offset",
   REQUIRE(v.to_vector() == std::vector<double>{10, 11, 12});
 }
 
-TEST_CASE("slices of slices add their offsets", "[ch08][tensor-views]") {
+TEST_CASE("slices of slices add their offsets", "[tensor-views]") {
   const llm::Tensor a = make_spelled();
   // Block 1 of axis 0 starts at 1 * 12 = 12; row 2 of that at 12 + 2*4.
   const llm::Tensor v = a.slice(0, 1, 2).slice(1, 2, 3);
@@ -126,7 +126,7 @@ TEST_CASE("slices of slices add their offsets", "[ch08][tensor-views]") {
   REQUIRE(v.to_vector() == std::vector<double>{120, 121, 122, 123});
 }
 
-TEST_CASE("an empty slice holds no elements", "[ch08][tensor-views]") {
+TEST_CASE("an empty slice holds no elements", "[tensor-views]") {
   const llm::Tensor x = make_x();
   const llm::Tensor e = x.slice(1, 2, 2);
   REQUIRE(e.shape() == llm::Shape{2, 0});
@@ -135,7 +135,7 @@ TEST_CASE("an empty slice holds no elements", "[ch08][tensor-views]") {
   REQUIRE(e.is_contiguous());
 }
 
-TEST_CASE("exercise: contiguous or not", "[ch08][tensor-views]") {
+TEST_CASE("exercise: contiguous or not", "[tensor-views]") {
   const llm::Tensor x = make_x();
   const llm::Tensor t = x.transpose(0, 1);
   // Column 0 of x: [2,1], strides [3,1]; fresh strides are [1,1] and
@@ -155,7 +155,7 @@ TEST_CASE("exercise: contiguous or not", "[ch08][tensor-views]") {
 }
 
 TEST_CASE("reshape of a contiguous tensor is a row-major view",
-          "[ch08][tensor-views]") {
+          "[tensor-views]") {
   const llm::Tensor x = make_x();
   const llm::Tensor r = x.reshape({3, 2});
   // Fresh strides of [3,2] are [2,1]; the elements keep their order.
@@ -173,7 +173,7 @@ TEST_CASE("reshape of a contiguous tensor is a row-major view",
 }
 
 TEST_CASE("reshape can add and remove axes of extent 1",
-          "[ch08][tensor-views]") {
+          "[tensor-views]") {
   const llm::Tensor x = make_x();
   const llm::Tensor v = x.reshape({1, 2, 1, 3});
   // Fresh strides of [1,2,1,3]: [6,3,3,1].
@@ -183,7 +183,7 @@ TEST_CASE("reshape can add and remove axes of extent 1",
 }
 
 TEST_CASE("contiguous copies into a fresh row-major buffer",
-          "[ch08][tensor-views]") {
+          "[tensor-views]") {
   llm::Tensor x = make_x();
   const llm::Tensor t = x.transpose(0, 1);
   const llm::Tensor c = t.contiguous();
@@ -203,7 +203,7 @@ TEST_CASE("contiguous copies into a fresh row-major buffer",
 }
 
 TEST_CASE("writing through a view changes the original, not a copy",
-          "[ch08][tensor-views]") {
+          "[tensor-views]") {
   llm::Tensor x = make_x();
   llm::Tensor t = x.transpose(0, 1);
   const llm::Tensor c = t.contiguous();
@@ -218,13 +218,13 @@ TEST_CASE("writing through a view changes the original, not a copy",
   REQUIRE(x.at({1, 1}) == 7.0);
 }
 
-TEST_CASE("a view keeps the buffer alive", "[ch08][tensor-views]") {
+TEST_CASE("a view keeps the buffer alive", "[tensor-views]") {
   llm::Tensor view = make_x().transpose(0, 1);
   // The tensor that made the buffer is gone; the shared_ptr is not.
   REQUIRE(view.to_vector() == std::vector<double>{0, 10, 1, 11, 2, 12});
 }
 
-TEST_CASE("exercise: flatten anything", "[ch08][tensor-views]") {
+TEST_CASE("exercise: flatten anything", "[tensor-views]") {
   // The exercise's answer, written inline.
   auto flatten = [](const llm::Tensor& t) {
     if (t.is_contiguous()) return t.reshape({t.numel()});
@@ -240,7 +240,7 @@ TEST_CASE("exercise: flatten anything", "[ch08][tensor-views]") {
 }
 
 TEST_CASE("reshape of a non-contiguous view is a ShapeError",
-          "[ch08][tensor-views]") {
+          "[tensor-views]") {
   const llm::Tensor t = make_x().transpose(0, 1);
   REQUIRE_THROWS_AS(t.reshape({6}), llm::ShapeError);
   REQUIRE_THROWS_WITH(t.reshape({6}),
@@ -255,7 +255,7 @@ TEST_CASE("reshape of a non-contiguous view is a ShapeError",
 }
 
 TEST_CASE("reshape to a different element count is a ShapeError",
-          "[ch08][tensor-views]") {
+          "[tensor-views]") {
   const llm::Tensor x = make_x();
   REQUIRE_THROWS_AS(x.reshape({4, 2}), llm::ShapeError);
   // The count is checked first, even for a non-contiguous view.
@@ -268,7 +268,7 @@ TEST_CASE("reshape to a different element count is a ShapeError",
 }
 
 TEST_CASE("an axis outside the shape is an IndexError",
-          "[ch08][tensor-views]") {
+          "[tensor-views]") {
   const llm::Tensor x = make_x();
   REQUIRE_THROWS_AS(x.transpose(0, 2), llm::IndexError);
   REQUIRE_THROWS_WITH(x.transpose(0, 2),
@@ -278,7 +278,7 @@ TEST_CASE("an axis outside the shape is an IndexError",
 }
 
 TEST_CASE("a slice range outside its axis is an IndexError",
-          "[ch08][tensor-views]") {
+          "[tensor-views]") {
   const llm::Tensor x = make_x();
   // Axis 1 has extent 3, so end 4 runs past it.
   REQUIRE_THROWS_AS(x.slice(1, 1, 4), llm::IndexError);
@@ -292,7 +292,7 @@ TEST_CASE("a slice range outside its axis is an IndexError",
 }
 
 TEST_CASE("an index is checked against the view's own shape",
-          "[ch08][tensor-views]") {
+          "[tensor-views]") {
   const llm::Tensor s = make_x().slice(1, 1, 3);
   // s is [2,2] although its buffer has 6 elements.
   REQUIRE_THROWS_WITH(s.at({0, 2}),

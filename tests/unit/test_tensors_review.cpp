@@ -20,7 +20,7 @@ using llm::Tensor;
 }  // namespace
 
 TEST_CASE("views of the review's fixture follow the offset formula",
-          "[ch11r][tensors-review]") {
+          "[tensors-review]") {
   // X holds 0..23 in [2,3,4], so an element's value is its position:
   // 12 i + 4 j + k. The transpose of axes 0 and 2 reads X[k, j, i].
   const Tensor x = ramp({2, 3, 4}, 0.0, 1.0);
@@ -43,7 +43,7 @@ TEST_CASE("views of the review's fixture follow the offset formula",
 }
 
 TEST_CASE("the review's pipeline equals plain loops",
-          "[ch11r][tensors-review]") {
+          "[tensors-review]") {
   const Tensor x = ramp({2, 3, 4}, 0.0, 1.0);
   const Tensor w = ramp({4, 3}, -0.5, 0.125);
   const Tensor b({3}, {0.25, -0.25, 0.0});
@@ -74,7 +74,7 @@ TEST_CASE("the review's pipeline equals plain loops",
 }
 
 TEST_CASE("a broadcast bias has stride 0 on the stretched axes",
-          "[ch11r][tensors-review]") {
+          "[tensors-review]") {
   const Tensor b({3}, {0.25, -0.25, 0.0});
   const Tensor bb = b.broadcast_to({2, 3, 3});
   CHECK(bb.strides() == llm::Strides{0, 0, 1});

@@ -23,7 +23,7 @@ std::string bytes(std::initializer_list<unsigned> values) {
 }  // namespace
 
 TEST_CASE("decode_utf8 reads one code point of each length",
-          "[ch01][text-units]") {
+          "[text-units]") {
   // 'A' = 0x41 fits 0xxxxxxx.
   CHECK(llm::decode_utf8(bytes({0x41})) == U"A");
   // U+00E9 = 00011 101001 -> 110 00011, 10 101001 = 0xC3 0xA9.
@@ -51,7 +51,7 @@ TEST_CASE("decode_utf8 reads one code point of each length",
 }
 
 TEST_CASE("decode_one reports each sequence's length",
-          "[ch01][text-units]") {
+          "[text-units]") {
   // "aé言🙂": lengths 1, 2, 3, 4 at offsets 0, 1, 3, 6.
   const std::string s = bytes({0x61, 0xC3, 0xA9, 0xE8, 0xA8, 0x80, 0xF0,
                                0x9F, 0x99, 0x82});
@@ -63,7 +63,7 @@ TEST_CASE("decode_one reports each sequence's length",
   CHECK(llm::count_code_points(s) == 4);
 }
 
-TEST_CASE("encode_utf8 inverts decode_utf8", "[ch01][text-units]") {
+TEST_CASE("encode_utf8 inverts decode_utf8", "[text-units]") {
   const std::u32string cps = {0x41, 0xE9, 0x8A00, 0x1F642, 0x7F, 0x80,
                               0x7FF, 0x800, 0xFFFF, 0x10000, 0x10FFFF};
   const std::string utf8 = llm::encode_utf8(cps);
@@ -85,14 +85,14 @@ TEST_CASE("encode_utf8 inverts decode_utf8", "[ch01][text-units]") {
 }
 
 TEST_CASE("code_point_name writes U+ and at least four hex digits",
-          "[ch01][text-units]") {
+          "[text-units]") {
   CHECK(llm::code_point_name(0x41) == "U+0041");
   CHECK(llm::code_point_name(0xE9) == "U+00E9");
   CHECK(llm::code_point_name(0x1F642) == "U+1F642");
 }
 
 TEST_CASE("an invalid lead byte is rejected with its offset",
-          "[ch01][text-units]") {
+          "[text-units]") {
   // A continuation byte where a sequence must start, after "ab".
   CHECK_THROWS_MATCHES(
       llm::decode_utf8(bytes({0x61, 0x62, 0xA9})), llm::EncodingError,
@@ -103,7 +103,7 @@ TEST_CASE("an invalid lead byte is rejected with its offset",
       Catch::Matchers::Message("decode_utf8: byte 0: invalid lead byte 0xff"));
 }
 
-TEST_CASE("a truncated sequence is rejected", "[ch01][text-units]") {
+TEST_CASE("a truncated sequence is rejected", "[text-units]") {
   // A three-byte lead with one continuation byte, at the end of the text.
   CHECK_THROWS_MATCHES(
       llm::decode_utf8(bytes({0x61, 0xE8, 0xA8})), llm::EncodingError,
@@ -117,7 +117,7 @@ TEST_CASE("a truncated sequence is rejected", "[ch01][text-units]") {
                                "continuation byte"));
 }
 
-TEST_CASE("an overlong encoding is rejected", "[ch01][text-units]") {
+TEST_CASE("an overlong encoding is rejected", "[text-units]") {
   // 0xC1 0x81 = 110 00001, 10 000001 -> U+0041 in two bytes.
   CHECK_THROWS_MATCHES(
       llm::decode_utf8(bytes({0xC1, 0x81})), llm::EncodingError,
@@ -134,7 +134,7 @@ TEST_CASE("an overlong encoding is rejected", "[ch01][text-units]") {
 }
 
 TEST_CASE("a surrogate or a value above U+10FFFF is rejected",
-          "[ch01][text-units]") {
+          "[text-units]") {
   // 0xED 0xA0 0x80 = 1101 100000 000000 = U+D800.
   CHECK_THROWS_MATCHES(
       llm::decode_utf8(bytes({0x41, 0xED, 0xA0, 0x80})), llm::EncodingError,
@@ -157,7 +157,7 @@ TEST_CASE("a surrogate or a value above U+10FFFF is rejected",
 }
 
 TEST_CASE("a code-point vocabulary numbers the symbols of a text",
-          "[ch01][text-units]") {
+          "[text-units]") {
   // "banana": distinct code points a < b < n, so ids a=1, b=2, n=3 and
   // size 4 with the unknown id 0.
   const auto vocab = llm::CodePointVocab::from_text("banana");
@@ -171,7 +171,7 @@ TEST_CASE("a code-point vocabulary numbers the symbols of a text",
 }
 
 TEST_CASE("a symbol the vocabulary lacks becomes the unknown id",
-          "[ch01][text-units]") {
+          "[text-units]") {
   const auto vocab = llm::CodePointVocab::from_text("banana");
   // "bañan": ñ (U+00F1) and nothing else is unknown.
   const std::vector<int> ids = vocab.encode("ba\u00f1an");
@@ -181,7 +181,7 @@ TEST_CASE("a symbol the vocabulary lacks becomes the unknown id",
 }
 
 TEST_CASE("a vocabulary keeps the order it was given",
-          "[ch01][text-units]") {
+          "[text-units]") {
   const llm::CodePointVocab vocab(U"zy\u00e9");
   CHECK(vocab.id_of(U'z') == 1);
   CHECK(vocab.id_of(U'y') == 2);
@@ -190,7 +190,7 @@ TEST_CASE("a vocabulary keeps the order it was given",
 }
 
 TEST_CASE("bad vocabularies and bad ids are rejected",
-          "[ch01][text-units]") {
+          "[text-units]") {
   CHECK_THROWS_MATCHES(
       llm::CodePointVocab(U"abca"), llm::ConfigError,
       Catch::Matchers::Message("CodePointVocab: U+0061 appears twice (symbols "

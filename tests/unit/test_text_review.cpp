@@ -35,7 +35,7 @@ const std::string doc_c = "a cat sat.\n";  // held out
 //   merge 2: h e    -> 258 "he"   (count 2)
 // then (t,he) = (116,258) and (257,256), both 2; 116 < 257:
 //   merge 3: t he   -> 259 "the"  (count 2)
-TEST_CASE("the review's four merges by hand", "[ch06r][text-review]") {
+TEST_CASE("the review's four merges by hand", "[text-review]") {
   const llm::BpeMerges m = llm::train_bpe({doc_a, doc_b}, 4);
   REQUIRE(m.merges.size() == 4);
   const TokenId expected[4][2] = {{'a', 't'}, {' ', 'c'}, {'h', 'e'},
@@ -54,7 +54,7 @@ TEST_CASE("the review's four merges by hand", "[ch06r][text-review]") {
 // Examples of a and b with T = 3: (10 - 3) + (11 - 3) = 15; pairs
 // counted: 9 + 10 = 19; predictions of c: 9.
 TEST_CASE("the review's path from text to a held-out loss",
-          "[ch06r][text-review]") {
+          "[text-review]") {
   const llm::Tokenizer tok(llm::train_bpe({doc_a, doc_b}, 4));
   REQUIRE(tok.vocab_size() == 262);
   const TokenId bos = 260, eos = 261;

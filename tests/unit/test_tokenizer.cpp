@@ -117,7 +117,7 @@ void reseal(std::string& file) {
 
 }  // namespace
 
-TEST_CASE("ids: bytes, merges, then BOS and EOS", "[ch04][bpe-tokenizer]") {
+TEST_CASE("ids: bytes, merges, then BOS and EOS", "[bpe-tokenizer]") {
   const Tokenizer t(hand_merges());
   CHECK(t.bos() == 261);  // 256 + 5
   CHECK(t.eos() == 262);
@@ -135,7 +135,7 @@ TEST_CASE("ids: bytes, merges, then BOS and EOS", "[ch04][bpe-tokenizer]") {
   CHECK(none.bos() == 256);
 }
 
-TEST_CASE("encode: worked out by hand", "[ch04][bpe-tokenizer]") {
+TEST_CASE("encode: worked out by hand", "[bpe-tokenizer]") {
   const Tokenizer t(hand_merges());
   // The training text becomes one token per word.
   CHECK(t.encode("aaab aab") == Ids{259, 260});
@@ -152,7 +152,7 @@ TEST_CASE("encode: worked out by hand", "[ch04][bpe-tokenizer]") {
 }
 
 TEST_CASE("encode: the earliest merge wins, not the leftmost pair",
-          "[ch04][bpe-tokenizer]") {
+          "[bpe-tokenizer]") {
   // Merge 0 is (b,c) -> 256, merge 1 is (a,b) -> 257. In "abc" the
   // leftmost pair (a,b) has a merge, but (b,c) was learned first:
   // [a 256], after which (a,256) has no merge. Taking the leftmost pair
@@ -163,7 +163,7 @@ TEST_CASE("encode: the earliest merge wins, not the leftmost pair",
 }
 
 TEST_CASE("encode equals applying every merge in order",
-          "[ch04][bpe-tokenizer]") {
+          "[bpe-tokenizer]") {
   const BpeMerges m = llm::train_bpe({story}, 40);
   const Tokenizer t(m);
   CHECK(t.encode(story) == plain_encode(m, story));
@@ -184,7 +184,7 @@ TEST_CASE("encode equals applying every merge in order",
 }
 
 TEST_CASE("encode_document wraps the text in BOS and EOS",
-          "[ch04][bpe-tokenizer]") {
+          "[bpe-tokenizer]") {
   const Tokenizer t(hand_merges());
   CHECK(t.encode_document("aab") == Ids{261, 256, 98, 262});
   CHECK(t.encode_document("") == Ids{261, 262});
@@ -192,7 +192,7 @@ TEST_CASE("encode_document wraps the text in BOS and EOS",
   CHECK(t.decode({262, 261}).empty());
 }
 
-TEST_CASE("round trip: every byte value", "[ch04][bpe-tokenizer]") {
+TEST_CASE("round trip: every byte value", "[bpe-tokenizer]") {
   const Tokenizer t = story_tokenizer();
   std::string all;
   for (int b = 0; b < 256; ++b) {
@@ -205,7 +205,7 @@ TEST_CASE("round trip: every byte value", "[ch04][bpe-tokenizer]") {
   CHECK(t.decode(t.encode_bytes(all)) == all);
 }
 
-TEST_CASE("round trip: random byte strings", "[ch04][bpe-tokenizer]") {
+TEST_CASE("round trip: random byte strings", "[bpe-tokenizer]") {
   const Tokenizer t = story_tokenizer();
   Mix mix{4};
   for (int trial = 0; trial < 500; ++trial) {
@@ -220,7 +220,7 @@ TEST_CASE("round trip: random byte strings", "[ch04][bpe-tokenizer]") {
   }
 }
 
-TEST_CASE("round trip: random UTF-8 text", "[ch04][bpe-tokenizer]") {
+TEST_CASE("round trip: random UTF-8 text", "[bpe-tokenizer]") {
   // Code points from every length class, encoded by hand.
   const Tokenizer t = story_tokenizer();
   Mix mix{5};
@@ -258,7 +258,7 @@ TEST_CASE("round trip: random UTF-8 text", "[ch04][bpe-tokenizer]") {
 }
 
 TEST_CASE("encode rejects invalid UTF-8, naming the byte and the reason",
-          "[ch04][bpe-tokenizer]") {
+          "[bpe-tokenizer]") {
   struct Bad {
     std::string text;
     std::string message;
@@ -301,7 +301,7 @@ TEST_CASE("encode rejects invalid UTF-8, naming the byte and the reason",
   CHECK(t.encode("\xf4\x8f\xbf\xbf").size() == 4);
 }
 
-TEST_CASE("decode rejects an unknown id", "[ch04][bpe-tokenizer]") {
+TEST_CASE("decode rejects an unknown id", "[bpe-tokenizer]") {
   const Tokenizer t(hand_merges());
   REQUIRE_THROWS_AS(t.decode({97, 263}), llm::IndexError);
   REQUIRE_THROWS_WITH(t.decode({97, 98, 263}),
@@ -314,7 +314,7 @@ TEST_CASE("decode rejects an unknown id", "[ch04][bpe-tokenizer]") {
 }
 
 TEST_CASE("the constructor rejects merges that cannot be applied",
-          "[ch04][bpe-tokenizer]") {
+          "[bpe-tokenizer]") {
   REQUIRE_THROWS_AS(Tokenizer(BpeMerges{{{256, 97, 1}}}), llm::ConfigError);
   REQUIRE_THROWS_WITH(Tokenizer(BpeMerges{{{256, 97, 1}}}),
                       "Tokenizer: merge 0 uses token 256, expected an id "
@@ -326,7 +326,7 @@ TEST_CASE("the constructor rejects merges that cannot be applied",
                       "Tokenizer: merge 1 repeats the pair of merge 0");
 }
 
-TEST_CASE("save and load: a bitwise round trip", "[ch04][bpe-tokenizer]") {
+TEST_CASE("save and load: a bitwise round trip", "[bpe-tokenizer]") {
   TempDir dir;
   const Tokenizer t = story_tokenizer();
   const std::string a = dir.file("a.tok"), b = dir.file("b.tok");
@@ -347,7 +347,7 @@ TEST_CASE("save and load: a bitwise round trip", "[ch04][bpe-tokenizer]") {
   CHECK(!fs::exists(a + ".tmp"));
 }
 
-TEST_CASE("save: the layout of a one-merge file", "[ch04][bpe-tokenizer]") {
+TEST_CASE("save: the layout of a one-merge file", "[bpe-tokenizer]") {
   TempDir dir;
   const std::string path = dir.file("one.tok");
   Tokenizer(BpeMerges{{{97, 98, 0x0102030405060708ULL}}}).save(path);
@@ -362,7 +362,7 @@ TEST_CASE("save: the layout of a one-merge file", "[ch04][bpe-tokenizer]") {
 }
 
 TEST_CASE("save replaces a file and fails without leaving one",
-          "[ch04][bpe-tokenizer]") {
+          "[bpe-tokenizer]") {
   TempDir dir;
   const std::string path = dir.file("t.tok");
   write_all(path, "old contents");
@@ -382,7 +382,7 @@ TEST_CASE("save replaces a file and fails without leaving one",
 }
 
 TEST_CASE("save: a failed rename leaves no temporary file",
-          "[ch04][bpe-tokenizer]") {
+          "[bpe-tokenizer]") {
   // A file cannot be renamed over a directory, so the temporary file is
   // written and the rename fails.
   TempDir dir;
@@ -397,7 +397,7 @@ TEST_CASE("save: a failed rename leaves no temporary file",
   CHECK(entries(dir.path) == std::vector<std::string>{"taken"});
 }
 
-TEST_CASE("load: a missing file", "[ch04][bpe-tokenizer]") {
+TEST_CASE("load: a missing file", "[bpe-tokenizer]") {
   TempDir dir;
   const std::string path = dir.file("absent.tok");
   REQUIRE_THROWS_AS(Tokenizer::load(path), llm::IoError);
@@ -406,7 +406,7 @@ TEST_CASE("load: a missing file", "[ch04][bpe-tokenizer]") {
 }
 
 TEST_CASE("load: every damaged or foreign file says why",
-          "[ch04][bpe-tokenizer]") {
+          "[bpe-tokenizer]") {
   TempDir dir;
   const std::string good_path = dir.file("good.tok");
   Tokenizer(hand_merges()).save(good_path);

@@ -44,7 +44,7 @@ const Schedule sched{.lr_max = 0.8, .lr_min = 0.2, .warmup = 4, .steps = 12};
 }  // namespace
 
 TEST_CASE("the schedule warms up linearly, then decays along a cosine",
-          "[ch29][training]") {
+          "[training]") {
   // Warm-up: lr_max (step + 1) / warmup, 0.8 / 4 = 0.2 per step.
   CHECK(llm::learning_rate(sched, 0) == Approx(0.2).epsilon(1e-15));
   CHECK(llm::learning_rate(sched, 1) == Approx(0.4).epsilon(1e-15));
@@ -66,7 +66,7 @@ TEST_CASE("the schedule warms up linearly, then decays along a cosine",
 }
 
 TEST_CASE("a schedule with bad settings is rejected, each in its own words",
-          "[ch29][training]") {
+          "[training]") {
   const auto error = [](Schedule s) {
     return message_of<llm::ConfigError>([&] { llm::validate(s); });
   };
@@ -95,7 +95,7 @@ TEST_CASE("a schedule with bad settings is rejected, each in its own words",
 }
 
 TEST_CASE("clipping scales every tensor by one factor, only above the "
-          "threshold", "[ch29][training]") {
+          "threshold", "[training]") {
   // a = [3, 4], b = [12]: 9 + 16 + 144 = 169, so the global norm is 13.
   const auto grads = [] {
     return std::vector<NamedTensor>{{"a", Tensor({2}, {3.0, 4.0})},
@@ -120,7 +120,7 @@ TEST_CASE("clipping scales every tensor by one factor, only above the "
 }
 
 TEST_CASE("clipping rejects a bad threshold or norm and changes nothing",
-          "[ch29][training]") {
+          "[training]") {
   std::vector<NamedTensor> g{{"a", Tensor({2}, {3.0, 4.0})}};
   for (double bad : {0.0, -1.0}) {
     CHECK(message_of<llm::ConfigError>([&] {
@@ -147,7 +147,7 @@ const Docs docs{{10, 11, 12},
 }  // namespace
 
 TEST_CASE("sample_batch draws whole windows of one document, targets "
-          "shifted by one", "[ch29][training]") {
+          "shifted by one", "[training]") {
   // Every window of T + 1 = 4 ids, in document order: the k-th is picked
   // when floor(u * 10) = k for the generator's next uniform u.
   std::vector<std::vector<TokenId>> windows;
@@ -178,7 +178,7 @@ TEST_CASE("sample_batch draws whole windows of one document, targets "
 }
 
 TEST_CASE("sample_batch rejects bad sizes and draws nothing",
-          "[ch29][training]") {
+          "[training]") {
   llm::Rng rng(7);
   const std::uint64_t state = rng.state();
   CHECK(message_of<llm::ConfigError>([&] {
@@ -231,7 +231,7 @@ Batch window_of(const Batch& b, std::size_t w) {
 }  // namespace
 
 TEST_CASE("train_step from the same state gives the same bits",
-          "[ch29][training]") {
+          "[training]") {
   const auto run = [] {
     Parameters p = tiny_params();
     llm::AdamW opt(p, {.lr = 1e-2, .weight_decay = 0.1});
@@ -264,7 +264,7 @@ TEST_CASE("train_step from the same state gives the same bits",
 }
 
 TEST_CASE("train_step reports the norm before clipping and moves like "
-          "AdamW on the clipped gradient", "[ch29][training]") {
+          "AdamW on the clipped gradient", "[training]") {
   // The reference: the same gradient computed by hand here, clipped, and
   // given to a second optimiser; both registries must end equal.
   Parameters p = tiny_params(), q = tiny_params();
@@ -316,7 +316,7 @@ TEST_CASE("train_step reports the norm before clipping and moves like "
 }
 
 TEST_CASE("a rejected train_step changes neither parameters nor optimiser",
-          "[ch29][training]") {
+          "[training]") {
   Parameters p = tiny_params();
   llm::AdamW opt(p, {.lr = 1e-2});
   const std::uint64_t before = p.fingerprint();
@@ -358,7 +358,7 @@ TEST_CASE("a rejected train_step changes neither parameters nor optimiser",
 }
 
 TEST_CASE("train_step and evaluate_loss give the same bits on 1, 2 and 3 "
-          "threads", "[ch29][training]") {
+          "threads", "[training]") {
   struct Reset {
     ~Reset() { llm::set_threads(1); }
   } reset;

@@ -3,6 +3,17 @@
 # build-bench/ (kept for the next run), and sets before_sha and
 # before_bin. The commit is $BENCH_BEFORE, by default HEAD~1, which
 # after a merge is main before it.
+#
+# BENCH_BEFORE=simple compares with the simple reference instead: this
+# commit's chapters without fast-kernels' revisions, built by
+# tools/build-simple.sh under build-bench/simple (the same model and
+# step, every kernel as its own chapter taught it).
+if [[ ${BENCH_BEFORE:-} == simple ]]; then
+  echo "building bench_train without fast-kernels' revisions (simple) ..." >&2
+  before_sha=simple
+  before_bin=$(tools/build-simple.sh build-bench/simple)
+  return 0
+fi
 before_rev=${BENCH_BEFORE:-HEAD~1}
 before_sha=$(git rev-parse --short=12 "$before_rev^{commit}")
 before_src=$(pwd)/build-bench/src-$before_sha

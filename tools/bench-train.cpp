@@ -13,7 +13,10 @@
 // configuration, the seeded initial parameters, a `train` line with the
 // schedule and AdamW's options, and STEPS `batch` lines. `time` runs the
 // same STEPS steps from the same parameters and prints
-// "step I SECONDS LOSS" for each, the loss as %a.
+// "step I SECONDS LOSS" for each, the loss as %a, and then
+// "params SHA256": the digest of every parameter's doubles after the
+// last step (their bytes, in the registry's order), so that two builds
+// that print the same line end with the same bits in every parameter.
 #include <chrono>
 #include <cstddef>
 #include <cstdio>
@@ -25,6 +28,7 @@
 #include "llm/decoder_model.hpp"
 #include "llm/params.hpp"
 #include "llm/random.hpp"
+#include "llm/sha256.hpp"
 #include "llm/threads.hpp"
 #include "llm/training.hpp"
 
@@ -90,6 +94,13 @@ void time_steps(const llm::ModelConfig& c, llm::Parameters& params,
         std::chrono::steady_clock::now() - start;
     std::printf("step %zu %.6f %a\n", s, took.count(), r.loss);
   }
+  std::string bytes;
+  for (const llm::NamedTensor& p : params.list()) {
+    for (double x : p.value.to_vector()) {
+      bytes.append(reinterpret_cast<const char*>(&x), sizeof x);
+    }
+  }
+  std::printf("params %s\n", llm::sha256_hex(bytes).c_str());
 }
 
 }  // namespace

@@ -4,13 +4,17 @@
 # bench_train's steps on one thread, and the samples are grouped by what
 # the sampled function does. Prints one table: the milliseconds of CPU
 # time per step in each group, before and now, and their ratio. Chapter
-# fast-kernels quotes a run of it.
+# fast-kernels quotes a run of it (BENCH_BEFORE=simple). The simple code
+# has no tile kernel: its whole matrix product, a loop over indices,
+# falls in "rest of matmul".
 #
 # Needs perf (Debian's linux-perf) and permission to sample this process
 # (kernel.perf_event_paranoid at most 2).
 #
 # usage: tools/profile-train.sh [STEPS] [THREADS]   (default 12 and 1)
 #        BENCH_BEFORE=REV tools/profile-train.sh    compares with REV
+#        BENCH_BEFORE=simple tools/profile-train.sh compares with the simple
+#          code of the chapters before fast-kernels (tools/build-simple.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 steps=${1:-12} threads=${2:-1}
@@ -31,8 +35,10 @@ profile() {
 import re, sys
 steps, hz = int(sys.argv[1]), 2000.0
 groups = [  # the first pattern that matches the symbol names its group
-    ("matrix product (tiles)", r"matmul_tile"),
-    ("matrix product (packing, setup)", r"matmul|pack_panel"),
+    ("matrix product: tile kernel", r"matmul_tile"),
+    ("matrix product: rest of matmul", r"matmul|pack_panel"),
+    ("index arithmetic (at, offsets)",
+     r"checked_offset|next_index|offset_of|Tensor::at\b|Tensor::set\b"),
     ("exp and log (libm)", r"\bexp\b|exp_fma|\blog\b|log_fma|expm1|__ieee754"),
     ("zeroing and copying memory", r"memset|memmove|memcpy|to_vector|contiguous"),
     ("elementwise (map, zip)", r"\bmap<|\bzip<|silu|sigmoid"),
@@ -61,5 +67,5 @@ echo "sampled by perf at 2000 Hz over $steps steps; before = $before_sha"
 printf '%-34s %10s %10s %8s\n' "what the sampled code does" "before ms" "now ms" "ratio"
 paste "$out/before" "$out/now" | awk -F'\t' '
   { b += $2; n += $4
-    printf "%-34s %10.2f %10.2f %8s\n", $1, $2, $4, ($4 > 0 ? sprintf("%.2f", $2 / $4) : "-") }
+    printf "%-34s %10.2f %10.2f %8s\n", $1, $2, $4, ($2 > 0 && $4 > 0 ? sprintf("%.2f", $2 / $4) : "-") }
   END { printf "%-34s %10.2f %10.2f %8.2f\n", "total", b, n, b / n }'

@@ -71,17 +71,23 @@ std::map<std::string, CommandSpec> code_commands() {
   return {
     {"tangle",
      {"usage: litbook tangle [--check] [--upto CHAPTER] [--out DIR] [--force]\n"
+      "                      [--without-revisions CHAPTER]\n"
       "\n"
       "Writes every code region into snippets/ (or DIR), in book order,\n"
       "rewriting only files whose bytes change. --upto tangles chapters up\n"
-      "to CHAPTER (an id, a stem or a number) for a snapshot. --check\n"
+      "to CHAPTER (an id, a stem or a number) for a snapshot.\n"
+      "--without-revisions CHAPTER leaves out CHAPTER's revisions of\n"
+      "earlier regions (and its fills of placeholders only they wrote):\n"
+      "the earlier chapters' code as they wrote it, for a reference build\n"
+      "(tools/build-simple.sh). --check\n"
       "writes nothing and fails when snippets/ differs from the chapters.\n"
       "A generated file edited by hand is never overwritten unless --force.\n"
       "Build options: --model-dir DIR (parsed chapters: a chapter's code\n"
       "is read from DIR only when DIR/STEM.code.key says it was parsed from\n"
       "the chapter's present text by this litbook; otherwise the chapter is\n"
       "parsed again), --listings DIR (listing facts for render), --stamp FILE.\n",
-      {"upto", "out", "model-dir", "listings", "stamp", "root"},
+      {"upto", "out", "model-dir", "listings", "stamp", "root",
+       "without-revisions"},
       {"check", "force"}}},
     {"compile",
      {"usage: litbook compile --lines FILE -- COMPILER ARGS...\n"
@@ -395,6 +401,26 @@ std::vector<ChapterCode> load_code(const Book& book,
   return out;
 }
 
+// The stem --without-revisions names, "" without it. Throws when it names
+// no chapter among `code`, or one that revises nothing.
+std::string without_revisions(const Args& a, const Book& book,
+                              const std::vector<ChapterCode>& code) {
+  auto name = a.get("without-revisions");
+  if (!name) return "";
+  auto i = book.find(*name);
+  if (!i || *i >= code.size()) {
+    throw Failure({}, "tangle: --without-revisions names no chapter" +
+                          std::string(i ? " up to --upto" : "") + ": '" +
+                          *name + "'");
+  }
+  const ChapterCode& ch = code[*i];
+  for (const Region& r : ch.regions) {
+    if (!r.revise.empty()) return ch.stem;
+  }
+  throw Failure({}, "tangle: --without-revisions: " + ch.display +
+                        " revises no region, expected a chapter that does");
+}
+
 int cmd_tangle(const Args& a) {
   fs::path root = root_of(a);
   Book book = load_book(root);
@@ -404,7 +430,8 @@ int cmd_tangle(const Args& a) {
     if (!i) throw Failure({}, "tangle: --upto names no chapter: '" + *upto + "'");
     count = *i + 1;
   }
-  TangleResult result = tangle(load_code(book, model_dir(a), count));
+  std::vector<ChapterCode> code = load_code(book, model_dir(a), count);
+  TangleResult result = tangle(code, without_revisions(a, book, code));
   fs::path dir = a.get("out") ? fs::path(*a.get("out")) : root / "snippets";
   if (a.flag("check")) {
     auto problems = check_tangle(result, dir);

@@ -409,15 +409,25 @@ void check_slot_uses(const State& s, const Expander& ex, Diagnostics& diags) {
   }
 }
 
+// Whether a region of the chapter whose revisions are left out is left
+// out: a revision, or a fill of a placeholder no region now holds (one
+// that a left-out revision would have written).
+bool left_out(const Region& r, const State& s) {
+  return !r.revise.empty() || (!r.fill.empty() && !known_slots(s).count(r.fill));
+}
+
 }  // namespace
 
-TangleResult tangle(const std::vector<ChapterCode>& chapters) {
+TangleResult tangle(const std::vector<ChapterCode>& chapters,
+                    const std::string& without_revisions_of) {
   State s;
   Diagnostics diags;
   Listings listings;
   for (const auto& ch : chapters) {
     listings[ch.stem] = Json::object();
+    const bool simple = ch.stem == without_revisions_of;
     for (const auto& r : ch.regions) {
+      if (simple && left_out(r, s)) continue;
       if (r.revise.empty()) {
         record_region(ch, r, s, listings, diags);
       } else {

@@ -58,7 +58,13 @@ std::optional<Location> origin_of(const Json& origins, const std::string& file,
                                   int line);
 
 /// Tangles the given chapters in order. Throws Failure with every problem.
-TangleResult tangle(const std::vector<ChapterCode>& chapters);
+/// With `without_revisions_of` (a chapter stem), that chapter's revisions
+/// are left out, and so are its fills of placeholders that only those
+/// revisions wrote: the code of the earlier chapters as they wrote it,
+/// with whatever else that chapter adds (the fast-kernels chapter's
+/// simple reference).
+TangleResult tangle(const std::vector<ChapterCode>& chapters,
+                    const std::string& without_revisions_of = "");
 
 /// The generated-file header and checksum.
 std::string with_header(const std::string& body,

@@ -842,6 +842,92 @@ void reset() { n_ = 0; }
   }
 }
 
+TEST_CASE("tangle --without-revisions: a chapter's additions without its "
+          "revisions", "[tool][tangle]") {
+  Project p;
+  p.book({"01-alpha", "02-beta"});
+  p.chapter("01-alpha", R"md(```{.cpp file="llm/counter.hpp" region="counter-class"}
+class Counter {
+public:
+  // <<counter-members>>
+  int n_ = 0;
+};
+```
+
+```{.cpp fill="counter-members" region="counter-add"}
+void add() { ++n_; }
+```
+)md");
+  // beta revises add() with a placeholder of its own, fills it, and adds
+  // a query to alpha's placeholder and a file.
+  p.chapter("02-beta", R"md(```{.cpp revise="counter-add"}
+void add() {
+  // <<add-check>>
+  ++n_;
+}
+```
+
+```{.cpp fill="add-check" region="add-guard"}
+if (n_ < 0) return;
+```
+
+```{.cpp fill="counter-members" region="counter-value"}
+int value() const { return n_; }
+```
+
+```{.cpp file="llm/counter.cpp" region="counter-impl"}
+#include "llm/counter.hpp"
+```
+)md");
+  const std::vector<std::string> manifest = {"snippets.cmake"};
+  // alpha's add(), beta's query and file, and not the fill that only
+  // beta's revision had a place for.
+  const Tree simple = {
+      {"llm/", ""},
+      {"llm/counter.hpp",
+       generated("chapters/01-alpha.md, chapters/02-beta.md",
+                 "// alpha: counter-class\n"
+                 "class Counter {\n"
+                 "public:\n"
+                 "  // alpha: counter-add\n"
+                 "  void add() { ++n_; }\n"
+                 "  // beta: counter-value\n"
+                 "  int value() const { return n_; }\n"
+                 "  int n_ = 0;\n"
+                 "};\n")},
+      {"llm/counter.cpp", generated("chapters/02-beta.md",
+                                    "// beta: counter-impl\n"
+                                    "#include \"llm/counter.hpp\"\n")},
+  };
+  for (std::string name : {"beta", "02", "02-beta"}) {
+    INFO("--without-revisions " << name);
+    fs::remove_all(p.dir() / "simple");
+    succeeds(p, {"tangle", "--without-revisions", name, "--out", "simple"});
+    require_tree(snapshot(p.dir() / "simple", manifest), simple);
+  }
+  SECTION("the whole book still has the revision and its fill") {
+    succeeds(p, {"tangle"});
+    const std::string h = read_bytes(p.dir() / "snippets/llm/counter.hpp");
+    REQUIRE_THAT(h, Catch::Matchers::Contains("    if (n_ < 0) return;\n"));
+  }
+  SECTION("a chapter that revises nothing, or no chapter, fails") {
+    auto a = fails_untouched(
+        p, {"tangle", "--without-revisions", "alpha", "--out", "simple"});
+    REQUIRE_THAT(a.err, HasLine("litbook: tangle: --without-revisions: "
+                                "chapters/01-alpha.md revises no region, "
+                                "expected a chapter that does"));
+    auto n = fails_untouched(
+        p, {"tangle", "--without-revisions", "nope", "--out", "simple"});
+    REQUIRE_THAT(n.err, HasLine("litbook: tangle: --without-revisions names "
+                                "no chapter: 'nope'"));
+    auto u = fails_untouched(p, {"tangle", "--upto", "alpha",
+                                 "--without-revisions", "beta", "--out",
+                                 "simple"});
+    REQUIRE_THAT(u.err, HasLine("litbook: tangle: --without-revisions names "
+                                "no chapter up to --upto: 'beta'"));
+  }
+}
+
 // ===========================================================================
 // front matter and book.yaml
 // ===========================================================================

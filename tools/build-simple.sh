@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Builds the simple reference of the fast-kernels chapter in DIR (default
+# build/simple): the chapters' code without that chapter's revisions of
+# earlier regions (`litbook tangle --without-revisions fast-kernels`),
+# so every kernel is the one its own chapter taught, compiled with the
+# book's flags and build type (tests/simple/CMakeLists.txt), with
+# bench_train and tinyllm linked to it. Prints the path of its
+# bench_train. The book's build must exist (it has litbook).
+#
+# usage: tools/build-simple.sh [DIR]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+dir=$(realpath -m "${1:-build/simple}")
+litbook=$root/build/src/litbook
+[[ -x $litbook ]] || { echo "build-simple: $litbook is missing; build the book first (tools/build-book.sh)" >&2; exit 1; }
+type=$(sed -n 's/^CMAKE_BUILD_TYPE:STRING=//p' build/CMakeCache.txt)
+
+mkdir -p "$dir"
+"$litbook" tangle --without-revisions fast-kernels --out "$dir/snippets" \
+  --model-dir build/model 2> "$dir/tangle.log" ||
+  { cat "$dir/tangle.log" >&2; exit 1; }
+cache=()
+command -v ccache > /dev/null && cache=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+if [[ ! -f $dir/build/build.ninja ]]; then
+  cmake -S tests/simple -B "$dir/build" -G Ninja "${cache[@]}" \
+    -DCMAKE_BUILD_TYPE="${type:-RelWithDebInfo}" -DBOOK_SOURCE="$root" \
+    -DSIMPLE_SNIPPETS="$dir/snippets" > "$dir/configure.log" ||
+    { cat "$dir/configure.log" >&2; exit 1; }
+fi
+cmake --build "$dir/build" --target bench_train > "$dir/build.log" ||
+  { cat "$dir/build.log" >&2; exit 1; }
+echo "$dir/build/bench_train"

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# CTest fast-equals-simple: the fast kernels of chapter fast-kernels
+# compute what the simple code of the earlier chapters computes, to the
+# bit, on the book's whole training step and in the reader's program.
+# tools/build-simple.sh builds the simple reference (the chapters' code
+# without that chapter's revisions); then
+#   - bench_train, fast and simple, 3 training steps of the book's model
+#     (B 16 x T 64) at 1 and 2 threads: every step's loss and the digest
+#     of every parameter after the last step must be the same;
+#   - tinyllm train, fast and simple, 3 steps on the corpus's first 200
+#     documents: the checkpoints must be the same bytes.
+#
+# usage: tools/simple-test.sh FAST_BENCH_TRAIN FAST_TINYLLM CORPUS WORKDIR
+# (run from the project root, after the book's build)
+set -euo pipefail
+fast_bench=$(realpath "$1") fast_tinyllm=$(realpath "$2")
+corpus=$(realpath "$3") work=$(realpath -m "$4")
+fail() { echo "fast-equals-simple: $*" >&2; exit 1; }
+
+simple_bench=$(tools/build-simple.sh "$work/simple")
+simple_dir=$(dirname "$simple_bench")
+cmake --build "$simple_dir" --target tinyllm > "$work/simple/tinyllm-build.log" ||
+  { cat "$work/simple/tinyllm-build.log"; fail "building the simple tinyllm failed"; }
+simple_tinyllm=$simple_dir/tinyllm
+cd "$work"
+
+# A run's lines without the seconds each step took.
+results() { awk '$1 == "step" { print $1, $2, $4 } $1 == "params"' "$1"; }
+for threads in 1 2; do
+  "$fast_bench" time 3 "$threads" > "fast$threads.txt"
+  "$simple_bench" time 3 "$threads" > "simple$threads.txt"
+  [[ $(results "fast$threads.txt" | wc -l) == 4 ]] ||
+    fail "bench_train printed no 3 steps and digest: $(cat "fast$threads.txt")"
+  diff <(results "fast$threads.txt") <(results "simple$threads.txt") ||
+    fail "fast and simple training steps differ at $threads thread(s)"
+done
+echo "fast-equals-simple: 3 training steps, 1 and 2 threads: the same losses and parameter digest"
+results fast1.txt
+
+awk 'BEGIN { RS = "\036"; ORS = "" } NR > 1 && NR <= 201 { print "\036" $0 }' \
+  "$corpus" > small.txt
+for side in fast simple; do
+  bin=$fast_tinyllm
+  [[ $side == simple ]] && bin=$simple_tinyllm
+  "$bin" train --corpus small.txt --out "$side.ckpt" --steps 3 --threads 2 \
+    > "$side.log" 2>&1 || { cat "$side.log"; fail "$side tinyllm train failed"; }
+done
+cmp fast.ckpt simple.ckpt || fail "fast and simple tinyllm wrote different checkpoints"
+echo "fast-equals-simple: tinyllm train, 3 steps: the same $(stat -c %s fast.ckpt) checkpoint bytes"

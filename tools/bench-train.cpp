@@ -2,11 +2,15 @@
 // train_step (forward, backward, clipping by global norm, one AdamW
 // update) on llm::book_model_config(), batches of B = 16 windows of
 // T = 64 random ids, with the training chapter's schedule, optimiser
-// options and clipping. The thread count is the library's
+// options and clipping. Three more arguments D F B set the model's
+// width, its feed-forward width and the batch instead (an earlier
+// model: the book's was d 64, f 176, B 8 until December 2026, so
+// `64 176 8` times today's code on the step an older commit's
+// bench_train times; an older bench_train ignores the extra arguments). The thread count is the library's
 // (llm::set_threads), as the fast-kernels chapter chooses it.
 //
-// usage: bench_train dump STEPS       the model and the batches, for PyTorch
-//        bench_train time STEPS THREADS  one line per step
+// usage: bench_train dump STEPS [D F B]   the model and the batches, for PyTorch
+//        bench_train time STEPS THREADS [D F B]  one line per step
 //
 // `dump` prints, in the format of tests/reference/model_reference.cpp
 // (every double as %a, so PyTorch starts from the same bits): the
@@ -34,7 +38,8 @@
 
 namespace {
 
-constexpr std::size_t B = 16, T = 64;
+constexpr std::size_t T = 64;
+std::size_t B = 16;  // the batch, 16 unless the arguments say
 // The training chapter's settings (its demo's constants).
 const llm::Schedule schedule{.lr_max = 6e-3, .lr_min = 6e-4, .warmup = 100,
                              .steps = 3000};
@@ -108,15 +113,25 @@ void time_steps(const llm::ModelConfig& c, llm::Parameters& params,
 int main(int argc, char** argv) {
   const std::string mode = argc > 1 ? argv[1] : "";
   const long steps = argc > 2 ? std::atol(argv[2]) : 0;
-  const long threads = argc > 3 ? std::atol(argv[3]) : 1;
-  if ((mode != "dump" && mode != "time") || steps < 1 || threads < 1) {
-    std::fprintf(stderr, "usage: bench_train dump STEPS | "
-                         "bench_train time STEPS THREADS\n");
+  const int first_size = mode == "time" ? 4 : 3;  // where D F B start
+  const long threads = mode == "time" && argc > 3 ? std::atol(argv[3]) : 1;
+  llm::ModelConfig config = llm::book_model_config();
+  const bool sized = argc == first_size + 3;
+  if (sized) {
+    config.d_model = static_cast<std::size_t>(std::atol(argv[first_size]));
+    config.ffn_width =
+        static_cast<std::size_t>(std::atol(argv[first_size + 1]));
+    B = static_cast<std::size_t>(std::atol(argv[first_size + 2]));
+  }
+  if ((mode != "dump" && mode != "time") || steps < 1 || threads < 1 ||
+      (argc != first_size && !sized) || config.d_model == 0 ||
+      config.ffn_width == 0 || B == 0) {
+    std::fprintf(stderr, "usage: bench_train dump STEPS [D F B] | "
+                         "bench_train time STEPS THREADS [D F B]\n");
     return 2;
   }
   llm::set_threads(static_cast<std::size_t>(threads));
   llm::reuse_freed_memory();
-  const llm::ModelConfig config = llm::book_model_config();
   llm::Parameters params(29);
   llm::add_model_parameters(params, config);
   const std::vector<llm::Batch> data =

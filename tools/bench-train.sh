@@ -29,11 +29,20 @@
 #        BENCH_BEFORE=REV tools/bench-train.sh   compares with REV
 #        BENCH_BEFORE=simple tools/bench-train.sh   compares with the
 #          simple code of the chapters before fast-kernels (the same step)
+#        BENCH_MODEL="D F B" tools/bench-train.sh   times a model of width
+#          D, feed-forward width F and batch B instead, on every side: with
+#          BENCH_MODEL="64 176 8" BENCH_BEFORE=488a69c, today's code and the
+#          commit of December 2026 time the same step (the book's model of
+#          then; an older bench_train ignores the extra arguments, and its
+#          own model was that one)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 steps=${1:-12}
 ((steps >= 3)) || { echo "bench-train: STEPS must be at least 3" >&2; exit 2; }
+read -r -a model <<< "${BENCH_MODEL:-}"
+[[ ${#model[@]} == 0 || ${#model[@]} == 3 ]] ||
+  { echo "bench-train: BENCH_MODEL is '$BENCH_MODEL', expected \"D F B\" (three numbers)" >&2; exit 2; }
 
 openblas=/usr/lib/x86_64-linux-gnu/openblas-openmp
 if ! /usr/bin/python3 -c "import torch" 2> /dev/null; then
@@ -53,7 +62,7 @@ source tools/bench-before.sh
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-build/tools/bench_train dump "$steps" > "$out/dump"
+build/tools/bench_train dump "$steps" "${model[@]}" > "$out/dump"
 
 # run NAME CMD...: the step lines in $out/NAME, the peak resident memory
 # of the process, in KiB, in $out/NAME.peak.
@@ -67,8 +76,8 @@ with open(sys.argv[1], "w") as f:
 PY
 }
 for threads in 1 2; do
-  run "after$threads" build/tools/bench_train time "$steps" "$threads"
-  run "before$threads" "$before_bin" time "$steps" "$threads"
+  run "after$threads" build/tools/bench_train time "$steps" "$threads" "${model[@]}"
+  run "before$threads" "$before_bin" time "$steps" "$threads" "${model[@]}"
   for dtype in float64 float32; do
     run "$dtype-$threads" env OMP_NUM_THREADS="$threads" \
       OPENBLAS_NUM_THREADS="$threads" LD_LIBRARY_PATH="$openblas" \
@@ -101,10 +110,12 @@ same_bits() {
     { [[ -z $(digest "$2") ]] || [[ $(digest "$1") == "$(digest "$2")" ]]; }
 }
 
-tokens=$((16 * 64))
+batch=${model[2]:-16}
+tokens=$((batch * 64))
 echo "load average (1, 5, 15 min) at the end: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
-echo "training step of the book's model (V 1026, d 96, N 2, h 4, f 256),"
-echo "B 16 x T 64 = $tokens tokens, median of $((steps - 2)) steps after 2 of warm-up"
+read -r _ vocab width layers heads ffn _ < "$out/dump"
+echo "training step of the model V $vocab, d $width, N $layers, h $heads, f $ffn,"
+echo "B $batch x T 64 = $tokens tokens, median of $((steps - 2)) steps after 2 of warm-up"
 echo "before: $before_sha; PyTorch $(/usr/bin/python3 -c 'import torch; print(torch.__version__)') on $openblas"
 printf '%-16s %7s %11s %10s %9s %16s\n' side threads "s per step" "tokens/s" "peak MiB" "loss vs book"
 declare -A tps
@@ -135,5 +146,14 @@ done
 echo "2 threads / 1 thread: now $(ratio after2 after1); before $(ratio before2 before1);" \
      "PyTorch float32 $(ratio float322 float321)"
 echo "now at 2 threads / before at 1 thread: $(ratio after2 before1)"
+# A before whose losses are far from now's ran another model (an older
+# bench_train knows only its own model, whatever BENCH_MODEL says).
+for threads in 1 2; do
+  worst=$(agree "$out/after$threads" "$out/before$threads")
+  if /usr/bin/python3 -c "import sys; sys.exit(float(sys.argv[1]) <= 1e-6)" "$worst"; then
+    echo "bench-train: the losses of $before_sha differ from now's by $worst: it ran another model (BENCH_MODEL='${BENCH_MODEL:-}')" >&2
+    exit 1
+  fi
+done
 same_bits "$out/after1" "$out/after2" ||
   { echo "bench-train: the book's losses differ between 1 and 2 threads" >&2; exit 1; }

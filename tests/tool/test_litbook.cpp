@@ -3118,7 +3118,8 @@ TEST_CASE("a checked value is the model's, found by its span's whole "
   CHECK(ch.value_at({}) == nullptr);
   // With the model changed, the page follows it, not the spans'
   // attributes: each value under the model's name, the number inside the
-  // first not a second checked value; a span the model lacks is plain.
+  // first not a second checked value; a span the model lacks is the
+  // author's plain span.
   ch.values[0].name = "a-model";
   ch.values.pop_back();
   litbook::HtmlContext ctx;
@@ -3127,32 +3128,42 @@ TEST_CASE("a checked value is the model's, found by its span's whole "
   const std::string html = w.blocks(ch.blocks);
   CHECK(html == "<p><span class=\"checked-value\" title=\"checked against "
                 "the demo's value a-model\">1026</span> opens the line; "
-                "7.5 is in it.</p>\n");
+                "<span value=\"b\">7.5</span> is in it.</p>\n");
 }
 
 TEST_CASE("an answer div is found through the model's class of the div",
           "[tool][extract][render]") {
   Project p;
-  p.chapter("01-alpha", std::string("::: {.exercise #ex-one}\nDo it.\n\n"
-                                    "::: hint\nLook.\n:::\n\n"
-                                    "::: answer\nDone.\n:::\n:::\n\n") +
-                            kSelfCheck);
+  p.chapter("01-alpha", checkpoints_text() +
+                            "::: {.exercise #ex-one}\nDo it.\n\n"
+                            "::: hint\nLook.\n:::\n\n"
+                            "::: answer\nDone.\n:::\n:::\n\n" + kSelfCheck +
+                            "\n" + kFailureModes);
   litbook::Chapter ch =
       litbook::load_chapter(p.dir() / "chapters" / "01-alpha.md");
   std::vector<litbook::DivClass*> answers, others;
   for (auto& d : ch.divs) (d.what.answer ? answers : others).push_back(&d.what);
-  REQUIRE(answers.size() == 3);  // the exercise's, two questions'
-  REQUIRE(others.size() == 3);   // the exercise, the hint, the self-check
+  // The predict and explain checkpoints', the exercise's, the two
+  // questions'; the four checkpoints, the exercise, the hint and the two
+  // endings are not.
+  REQUIRE(answers.size() == 5);
+  REQUIRE(others.size() == 8);
+  REQUIRE(others[5]->kind == litbook::DivKind::Plain);  // the hint
   // With the model changed, the page follows it, not the divs' classes:
-  // the hint is the exercise's answer, the first question has none.
-  others[1]->answer = true;
-  answers[0]->answer = false;
+  // the explain checkpoint has no answer, the hint is the exercise's
+  // answer, the first question has none.
   answers[1]->answer = false;
+  others[5]->answer = true;
+  answers[2]->answer = false;
+  answers[3]->answer = false;
   litbook::HtmlContext ctx;
   ctx.chapter = &ch;
   litbook::HtmlWriter w(ctx);
   const std::string html = w.blocks(ch.blocks);
   const PageHas has{html};
+  has("<div class=\"checkpoint-entry\" data-entry=\"explain\"></div>\n"
+      "</div>\n");
+  CHECK(html.find("A model answer") == std::string::npos);
   has("<details class=\"answer\"><summary>Answer</summary>\n<p>Look.</p>\n"
       "</details></section>");
   has("<li><p>Why?</p>\n<div class=\"answer\">\n<p>Because.</p>\n</div>\n"

@@ -11,8 +11,9 @@
 // (div_at, with whether it is an answer) and each code block's kind (the
 // output block, region_at); a checked value it finds by its span's source
 // range (value_at). So it neither re-reads their attributes,
-// re-classifies them, nor counts along with extract. An element's own id, classes and attributes it
-// writes back out as Pandoc does, from own_attr.
+// re-classifies them, nor counts along with extract. An element's own
+// id, classes and attributes it writes back out as Pandoc does, from
+// own_attr.
 #pragma once
 
 #include <functional>

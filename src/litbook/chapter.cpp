@@ -56,9 +56,13 @@ bool attr_has_class(const Json& attr, std::string_view cls) {
 }
 
 int attr_line(const Json& attr) {
-  auto pos = attr_get(attr, "data-pos");
-  auto r = pos ? parse_data_pos(*pos) : std::nullopt;
+  const auto r = attr_range(attr);
   return r ? r->line : 0;
+}
+
+std::optional<SourceRange> attr_range(const Json& attr) {
+  auto pos = attr_get(attr, "data-pos");
+  return pos ? parse_data_pos(*pos) : std::nullopt;
 }
 
 OwnAttr own_attr(const Json& attr) {
@@ -104,6 +108,23 @@ const NameAt* Chapter::workbench_at(int line) const {
 const DivClass* Chapter::div_at(int line) const {
   const DivAt* d = at_line(divs, line);
   return d ? &d->what : nullptr;
+}
+
+// A span has no fence line, so a checked value is found by its span's
+// whole source range (start and end), not by its line nor by its start:
+// the simplifier wraps a number in prose in a span positioned "L:1-L:1"
+// (wrap_text), and a value span that opens a line starts at L:1 too, with
+// such a wrapper around its own number (`[1026]{value=x}` at 38:1-38:33
+// holds one at 38:1-38:1). A wrapper's range is empty; a bracketed
+// span's covers at least its brackets, and two spans Pandoc read cover
+// different text. Nor by the order of value spans: the writer would have
+// to classify every span to count them, which is what the model saves it.
+const ValueRef* Chapter::value_at(const SourceRange& range) const {
+  if (range.line == 0) return nullptr;
+  for (const ValueRef& v : values) {
+    if (v.range == range) return &v;
+  }
+  return nullptr;
 }
 
 namespace {

@@ -23,6 +23,7 @@ using Json = nlohmann::json;
 /// A span of the chapter source (1-based line and column, in code points).
 struct SourceRange {
   int line = 0, col = 0, end_line = 0, end_col = 0;
+  bool operator==(const SourceRange&) const = default;
 };
 
 /// Parses Pandoc's "file@L:C-L:C[;L:C-L:C...]" into its outer range.
@@ -63,7 +64,7 @@ struct OutputBlock {
 struct ValueRef {
   std::string name;
   std::string text;
-  SourceRange range;
+  SourceRange range;  ///< the span's own, whole range (see value_at)
 };
 
 /// A `::: {table=NAME}` or `::: {figure=NAME}` div.
@@ -150,6 +151,10 @@ struct DivClass {
   std::string name;
   std::string title;    ///< Callout: the heading the page shows
   bool figure = false;  ///< Placement: a figure rather than a table
+  /// An `answer` div (is_answer, classify.hpp), whatever its kind: the
+  /// part of an exercise, checkpoint or self-check question the page
+  /// collapses.
+  bool answer = {};
 };
 
 /// A div's class, at the line of its opening fence.
@@ -205,6 +210,9 @@ struct Chapter {
   const Checkpoint* checkpoint_at(int line) const;
   /// The class of the div that opens at `line`, or nullptr.
   const DivClass* div_at(int line) const;
+  /// The checked value whose span covers exactly `range`, or nullptr
+  /// (and for an empty range: a span without a position has no key).
+  const ValueRef* value_at(const SourceRange& range) const;
 };
 
 /// Runs Pandoc on a chapter and returns the simplified document
@@ -245,6 +253,8 @@ std::optional<std::string> attr_get(const Json& attr, std::string_view key);
 bool attr_has_class(const Json& attr, std::string_view cls);
 /// The line a block's or span's `data-pos` starts at, or 0 without one.
 int attr_line(const Json& attr);
+/// The whole range of a block's or span's `data-pos`, if it has one.
+std::optional<SourceRange> attr_range(const Json& attr);
 
 /// An element's own id, classes and attributes as the author wrote them,
 /// without the `data-pos` Pandoc adds: what a page writes back out the

@@ -10,9 +10,8 @@ const char* const kCallouts[][2] = {{"prediction", "Predict first"},
                                     {"misconception", "Common misconception"},
                                     {"note", "Note"}};
 
-}  // namespace
-
-DivClass classify_div(const Json& attr, const Json& content) {
+// The kind of a div, by precedence, and what the kind needs.
+DivClass div_kind(const Json& attr, const Json& content) {
   if (auto name = attr_get(attr, "table")) {
     return {DivKind::Placement, *name, "", false};
   }
@@ -34,6 +33,14 @@ DivClass classify_div(const Json& attr, const Json& content) {
   if (attr_has_class(attr, "workbench")) return {DivKind::Workbench, "", "", false};
   if (attr_has_class(attr, "exercise")) return {DivKind::Exercise, "", "", false};
   return {};
+}
+
+}  // namespace
+
+DivClass classify_div(const Json& attr, const Json& content) {
+  DivClass what = div_kind(attr, content);
+  what.answer = attr_has_class(attr, "answer");  // as is_answer reads it
+  return what;
 }
 
 std::string checkpoint_kind(const Json& attr, const Json& content) {

@@ -341,9 +341,10 @@ struct Walker {
       const SpanClass what = classify_span(attr);
       if (what.kind == SpanKind::Value) {
         check_keys(attr, {"value"}, "a checked value");
-        auto range = parse_data_pos(attr_get(attr, "data-pos").value_or(""));
+        // Its range is its key too: the writer finds the span's value by
+        // it (Chapter::value_at).
         ValueRef v{what.name, inline_text(node["c"][1]),
-                   range.value_or(SourceRange{})};
+                   attr_range(attr).value_or(SourceRange{})};
         ch.values.push_back(v);
         ch.prose_words.push_back({"", line});
         return;

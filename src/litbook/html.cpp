@@ -108,7 +108,28 @@ CodeKind code_kind(const Chapter* ch, const Json& attr) {
   return CodeKind::Plain;
 }
 
+// A span's class: a checked value as the model read it, found by the
+// span's whole source range (Chapter::value_at says why not by its
+// line); any other span is plain, and the writer tells a `.lit` marker
+// or a position wrapper from the author's own span by own_attr. The
+// writer tested alone classifies the span itself.
+SpanClass span_class(const Chapter* ch, const Json& attr) {
+  if (!ch) return classify_span(attr);
+  const auto range = attr_range(attr);
+  const ValueRef* v = range ? ch->value_at(*range) : nullptr;
+  return v ? SpanClass{SpanKind::Value, v->name} : SpanClass{};
+}
+
 }  // namespace
+
+// Whether a block is an answer div, as the model read its div (div_at);
+// without a chapter, as is_answer reads it.
+bool HtmlWriter::answer_div(const Json& block) const {
+  if (!ctx_.chapter) return is_answer(block);
+  if (block["t"] != "Div") return false;
+  const DivClass* what = ctx_.chapter->div_at(attr_line(block["c"][0]));
+  return what && what->answer;
+}
 
 // The element's own id, classes and attributes (own_attr), as Pandoc's
 // html5 writer writes them; `extra` goes before the author's classes.
@@ -246,7 +267,7 @@ std::string HtmlWriter::inline_node(const Json& node) {
 std::string HtmlWriter::span(const Json& node) {
   const Json& attr = node["c"][0];
   const Json& content = node["c"][1];
-  const SpanClass what = classify_span(attr);
+  const SpanClass what = span_class(ctx_.chapter, attr);
   if (what.kind == SpanKind::Value) {
     return "<span class=\"checked-value\" title=\"checked against the demo's "
            "value " + escape_markup(what.name) + "\">" + inlines(content) + "</span>";
@@ -514,7 +535,7 @@ std::string HtmlWriter::exercise_div(const Numbered& n, const Json& content) {
   const std::string& tests = n.tests;
   std::string body, answer;
   for (const auto& b : content) {
-    if (is_answer(b)) {
+    if (answer_div(b)) {
       answer += blocks(b["c"][1]);
     } else {
       body += block(b);

@@ -8,10 +8,12 @@
 // tests), a workbench and a checkpoint (with its tests) in the model by
 // the line of the block's fence (attr_line; Chapter::region_at,
 // numbered_at, workbench_at, checkpoint_at), and so each div's class
-// (div_at) and each code block's kind (the output block, region_at), so
-// it neither re-reads their attributes, re-classifies them, nor counts
-// along with extract. An element's own id, classes and attributes it
-// writes back out as Pandoc does, from own_attr.
+// (div_at, with whether it is an answer) and each code block's kind (the
+// output block, region_at); a checked value it finds by its span's source
+// range (value_at). So it neither re-reads their attributes,
+// re-classifies them, nor counts along with extract. An element's own
+// id, classes and attributes it writes back out as Pandoc does, from
+// own_attr.
 #pragma once
 
 #include <functional>
@@ -52,6 +54,9 @@ public:
   std::string inlines(const Json& list);
   /// Footnotes collected while writing, as a closing section.
   std::string footnotes() const;
+  /// Whether a block is an `answer` div (of an exercise, a checkpoint or
+  /// a self-check question), as the model read the div.
+  bool answer_div(const Json& block) const;
 
 private:
   std::string block(const Json& node);

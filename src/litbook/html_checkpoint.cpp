@@ -5,7 +5,6 @@
 #include <array>
 
 #include "bookio/escape.hpp"
-#include "classify.hpp"
 
 namespace litbook {
 
@@ -36,7 +35,7 @@ std::string checkpoint_html(HtmlWriter& w, const Checkpoint& checkpoint,
   const KindInfo& info = kKinds[number];
   std::string body, answer;
   for (const auto& b : content) {
-    if (is_answer(b)) {
+    if (w.answer_div(b)) {
       answer += w.blocks(b["c"][1]);
     } else {
       body += w.blocks(Json::array({b}));
@@ -82,7 +81,7 @@ std::string ending_html(HtmlWriter& w, const std::string& kind,
     for (const auto& item : b["c"][1]) {
       out += "<li>";
       for (const auto& part : item) {
-        if (is_answer(part)) {
+        if (w.answer_div(part)) {
           out += "<details class=\"answer\"><summary>Answer</summary>\n" +
                  w.blocks(part["c"][1]) + "</details>\n";
         } else {

@@ -3185,6 +3185,78 @@ TEST_CASE("a div's class and a code block's kind are the model's, found "
   has("<pre class=\"output\"><code>x=1</code></pre>");
 }
 
+TEST_CASE("a checked value is the model's, found by its span's whole "
+          "range, though a number's position span starts where it does",
+          "[tool][extract][render]") {
+  Project p;
+  p.chapter("01-alpha", "[1026]{value=a} opens the line; [7.5]{value=b} "
+                        "is in it.\n");
+  litbook::Chapter ch =
+      litbook::load_chapter(p.dir() / "chapters" / "01-alpha.md");
+  REQUIRE(ch.values.size() == 2);
+  for (const auto& v : ch.values) CHECK(ch.value_at(v.range) == &v);
+  // The span opens its line: the simplifier's span around its number,
+  // empty at column 1 of that line, starts where the value span does but
+  // is not a value; nor is a range without a position.
+  const litbook::SourceRange first = ch.values[0].range;
+  REQUIRE(first.col == 1);
+  CHECK(ch.value_at({first.line, 1, first.line, 1}) == nullptr);
+  CHECK(ch.value_at({}) == nullptr);
+  // With the model changed, the page follows it, not the spans'
+  // attributes: each value under the model's name, the number inside the
+  // first not a second checked value; a span the model lacks is the
+  // author's plain span.
+  ch.values[0].name = "a-model";
+  ch.values.pop_back();
+  litbook::HtmlContext ctx;
+  ctx.chapter = &ch;
+  litbook::HtmlWriter w(ctx);
+  const std::string html = w.blocks(ch.blocks);
+  CHECK(html == "<p><span class=\"checked-value\" title=\"checked against "
+                "the demo's value a-model\">1026</span> opens the line; "
+                "<span value=\"b\">7.5</span> is in it.</p>\n");
+}
+
+TEST_CASE("an answer div is found through the model's class of the div",
+          "[tool][extract][render]") {
+  Project p;
+  p.chapter("01-alpha", checkpoints_text() +
+                            "::: {.exercise #ex-one}\nDo it.\n\n"
+                            "::: hint\nLook.\n:::\n\n"
+                            "::: answer\nDone.\n:::\n:::\n\n" + kSelfCheck +
+                            "\n" + kFailureModes);
+  litbook::Chapter ch =
+      litbook::load_chapter(p.dir() / "chapters" / "01-alpha.md");
+  std::vector<litbook::DivClass*> answers, others;
+  for (auto& d : ch.divs) (d.what.answer ? answers : others).push_back(&d.what);
+  // The predict and explain checkpoints', the exercise's, the two
+  // questions'; the four checkpoints, the exercise, the hint and the two
+  // endings are not.
+  REQUIRE(answers.size() == 5);
+  REQUIRE(others.size() == 8);
+  REQUIRE(others[5]->kind == litbook::DivKind::Plain);  // the hint
+  // With the model changed, the page follows it, not the divs' classes:
+  // the explain checkpoint has no answer, the hint is the exercise's
+  // answer, the first question has none.
+  answers[1]->answer = false;
+  others[5]->answer = true;
+  answers[2]->answer = false;
+  answers[3]->answer = false;
+  litbook::HtmlContext ctx;
+  ctx.chapter = &ch;
+  litbook::HtmlWriter w(ctx);
+  const std::string html = w.blocks(ch.blocks);
+  const PageHas has{html};
+  has("<div class=\"checkpoint-entry\" data-entry=\"explain\"></div>\n"
+      "</div>\n");
+  CHECK(html.find("A model answer") == std::string::npos);
+  has("<details class=\"answer\"><summary>Answer</summary>\n<p>Look.</p>\n"
+      "</details></section>");
+  has("<li><p>Why?</p>\n<div class=\"answer\">\n<p>Because.</p>\n</div>\n"
+      "</li>");
+  has("<details class=\"answer\"><summary>Answer</summary>\n<p>Four.</p>\n");
+}
+
 TEST_CASE("a listing is written from the model's region, found by the "
           "line of its fence", "[tool][extract][render]") {
   Project p;

@@ -4,8 +4,8 @@
 # before_bin. The commit is $BENCH_BEFORE, by default HEAD~1, which
 # after a merge is main before it.
 #
-# BENCH_BEFORE=simple compares with the simple reference instead: this
-# commit's chapters without fast-kernels' revisions, built by
+# BENCH_BEFORE=simple compares with the simple reference instead: the
+# working tree's chapters without fast-kernels' revisions, built by
 # tools/build-simple.sh under build-bench/simple (the same model and
 # step, every kernel as its own chapter taught it).
 if [[ ${BENCH_BEFORE:-} == simple ]]; then

@@ -11,13 +11,19 @@
 #     documents: the checkpoints must be the same bytes.
 #
 # usage: tools/simple-test.sh FAST_BENCH_TRAIN FAST_TINYLLM CORPUS WORKDIR
-# (run from the project root, after the book's build)
+# (run from the project root, after the book's build; BOOK_BUILD names
+# that build when it is not build/)
 set -euo pipefail
 fast_bench=$(realpath "$1") fast_tinyllm=$(realpath "$2")
 corpus=$(realpath "$3") work=$(realpath -m "$4")
 fail() { echo "fast-equals-simple: $*" >&2; exit 1; }
 
 simple_bench=$(tools/build-simple.sh "$work/simple")
+# A simple build that is the fast one would pass everything below.
+grep -q matmul_tile snippets/llm/matmul.cpp ||
+  fail "snippets/llm/matmul.cpp has no matmul_tile: is this the fast build?"
+! grep -q matmul_tile "$work/simple/snippets/llm/matmul.cpp" ||
+  fail "the simple build has fast-kernels' tile kernel: its revisions were not left out"
 simple_dir=$(dirname "$simple_bench")
 cmake --build "$simple_dir" --target tinyllm > "$work/simple/tinyllm-build.log" ||
   { cat "$work/simple/tinyllm-build.log"; fail "building the simple tinyllm failed"; }

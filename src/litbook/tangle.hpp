@@ -62,7 +62,9 @@ std::optional<Location> origin_of(const Json& origins, const std::string& file,
 /// are left out, and so are its fills of placeholders that only those
 /// revisions wrote: the code of the earlier chapters as they wrote it,
 /// with whatever else that chapter adds (the fast-kernels chapter's
-/// simple reference).
+/// simple reference). A kept region may use what only a left-out
+/// revision provides (an #include, a member); it then compiles only
+/// while nothing uses it, and the build that uses it says so.
 TangleResult tangle(const std::vector<ChapterCode>& chapters,
                     const std::string& without_revisions_of = "");
 

@@ -64,6 +64,25 @@ TEST_CASE("mask_future's backward passes visible gradients and blocks "
           std::vector<double>{1, 0, 0, 4, 5, 0, 7, 8, 9});
 }
 
+TEST_CASE("mask_future's backward, seeded with ones, is 0 above the "
+          "diagonal and 1 on and below it", "[causal-masking]") {
+  // T = 4: T (T - 1) / 2 = 6 blocked cells get 0, the 10 others get the
+  // seed's 1 unchanged, compared with ==.
+  Tape tape;
+  const Var s = tape.leaf(ramp({4, 4}, -0.5, 0.1));
+  tape.backward(llm::mask_future(s), ramp({4, 4}, 1.0, 0.0));  // ones
+  std::size_t blocked_zero = 0, visible_one = 0;
+  for (std::size_t i = 0; i < 4; ++i) {
+    for (std::size_t j = 0; j < 4; ++j) {
+      const double g = s.grad().at({i, j});
+      blocked_zero += llm::is_future(i, j) && g == 0.0 ? 1 : 0;
+      visible_one += !llm::is_future(i, j) && g == 1.0 ? 1 : 0;
+    }
+  }
+  CHECK(blocked_zero == 6);
+  CHECK(visible_one == 10);
+}
+
 TEST_CASE("mask_future rejects scores of rank 1", "[causal-masking]") {
   Tape tape;
   const Var s = tape.leaf(Tensor({4}));
@@ -227,6 +246,20 @@ TEST_CASE("the causal head passes a gradient check",
     return llm::softmax(llm::mask_future(v[0])); },
                          {ramp({2, 4, 4}, -0.9, 0.07)}) < grad_tol);
   check_head_gradients(llm::causal_self_attention);
+  // The cases the chapter's demo used to tabulate: a masked softmax of a
+  // batch, and the head on one sequence and on a batch of two.
+  CHECK(worst_tape_error([](Tape&, const Vars& v) {
+    return llm::softmax(llm::mask_future(v[0])); },
+                         {ramp({2, 3, 3}, -0.8, 0.13)}) < grad_tol);
+  const llm::TapeFunction head = [](Tape&, const Vars& v) {
+    return llm::causal_self_attention(v[0], v[1], v[2], v[3]).out;
+  };
+  const Tensor w_q = ramp({4, 2}, 0.5, -0.13), w_k = ramp({4, 2}, -0.4, 0.11);
+  const Tensor w_v = ramp({4, 3}, 0.3, -0.07);
+  CHECK(worst_tape_error(head, {ramp({3, 4}, -0.9, 0.17), w_q, w_k, w_v}) <
+        grad_tol);
+  CHECK(worst_tape_error(head, {ramp({2, 3, 4}, 1.0, -0.085), w_q, w_k,
+                                w_v}) < grad_tol);
 }
 
 // ---- the exercises ----------------------------------------------------
@@ -246,12 +279,19 @@ TEST_CASE("exercise: token 0's output is its own value",
 
 TEST_CASE("exercise: the visible entries of a T x T mask",
           "[causal-masking]") {
-  // T = 5: T (T + 1) / 2 = 15 visible, 10 blocked.
-  std::size_t visible = 0;
-  for (std::size_t i = 0; i < 5; ++i) {
-    for (std::size_t j = 0; j < 5; ++j) visible += llm::is_future(i, j) ? 0 : 1;
-  }
-  CHECK(visible == 15);
+  // T (T + 1) / 2 visible and T (T - 1) / 2 blocked: 10 and 6 for
+  // T = 4, 15 and 10 for T = 5.
+  const auto visible = [](std::size_t t) {
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < t; ++i) {
+      for (std::size_t j = 0; j < t; ++j) n += llm::is_future(i, j) ? 0 : 1;
+    }
+    return n;
+  };
+  CHECK(visible(4) == 10);
+  CHECK(16 - visible(4) == 6);
+  CHECK(visible(5) == 15);
+  CHECK(25 - visible(5) == 10);
 }
 
 TEST_CASE("exercise: renormalising after the softmax divides 0 by 0",

@@ -2,14 +2,43 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
-#include <regex>
 #include <set>
 
 #include "chapter.hpp"
 #include "checkpoint.hpp"
 #include "classify.hpp"
+#include "extract_parts.hpp"
 
 namespace litbook {
+
+// ---- the walk's context ------------------------------------------------
+
+// An id the page writes as the author gave it.
+void ExtractContext::element_id(const Json& attr) {
+  const std::string& id = attr[0].get_ref<const std::string&>();
+  if (!id.empty()) ch.element_ids.push_back(id);
+}
+
+void ExtractContext::check_keys(const Json& attr,
+                                std::initializer_list<std::string_view> ok,
+                                std::string_view what) {
+  for (const auto& kv : attr[2]) {
+    const std::string& key = kv[0].get_ref<const std::string&>();
+    if (key == "data-pos") continue;
+    bool known = false;
+    for (auto k : ok) known = known || key == k;
+    if (!known) {
+      std::string expected;
+      for (auto k : ok) {
+        expected += expected.empty() ? "" : ", ";
+        expected += k;
+      }
+      diags.add(ch.at(attr_line(attr)),
+                "unknown attribute '" + key + "' on " + std::string(what) +
+                    " (expected one of: " + expected + ")");
+    }
+  }
+}
 
 namespace {
 
@@ -23,8 +52,10 @@ std::string meta_text(const Json& value) {
 }
 
 struct Walker {
-  Chapter& ch;
-  Diagnostics& diags;
+  Walker(Chapter& c, Diagnostics& d) : x{c, d} {}
+  ExtractContext x;
+  Chapter& ch = x.ch;
+  Diagnostics& diags = x.diags;
   std::set<std::string> known_values;
   bool in_caption_div = false;
   /// The checkpoint or chapter-end div being walked, if any: another one
@@ -49,7 +80,7 @@ struct Walker {
                              node["c"][0].get<int>(), attr_line(attr)});
       inlines(node["c"][2], false);
     } else if (t == "CodeBlock") {
-      code_block(node);
+      read_code_block(x, node);
     } else if (t == "Div") {
       div(node);
     } else if (t == "BlockQuote") {
@@ -87,129 +118,6 @@ struct Walker {
     }
   }
 
-  // An id the page writes as the author gave it.
-  void element_id(const Json& attr) {
-    const std::string& id = attr[0].get_ref<const std::string&>();
-    if (!id.empty()) ch.element_ids.push_back(id);
-  }
-
-  void check_keys(const Json& attr, std::initializer_list<std::string_view> ok,
-                  std::string_view what) {
-    for (const auto& kv : attr[2]) {
-      const std::string& key = kv[0].get_ref<const std::string&>();
-      if (key == "data-pos") continue;
-      bool known = false;
-      for (auto k : ok) known = known || key == k;
-      if (!known) {
-        std::string expected;
-        for (auto k : ok) {
-          expected += expected.empty() ? "" : ", ";
-          expected += k;
-        }
-        diags.add(ch.at(attr_line(attr)),
-                  "unknown attribute '" + key + "' on " + std::string(what) +
-                      " (expected one of: " + expected + ")");
-      }
-    }
-  }
-
-  // A checked value or literal marker in a code block: code is not
-  // checked, so the page would print the marker as it is.
-  void code_marker_lint(const std::string& code, int line) {
-    static const std::regex marker(R"(\[[^\]]*\]\{(\.lit|value=)[^}]*\})");
-    const auto lines = split_lines(code);
-    for (std::size_t i = 0; i < lines.size(); ++i) {
-      const int at = line == 0 ? 0 : line + 1 + static_cast<int>(i);
-      std::smatch m;
-      if (std::regex_search(lines[i], m, marker)) {
-        diags.add(ch.at(at), "a code block holds the marker '" + m.str() +
-                                 "', which code shows as it is: write the "
-                                 "number or name plainly");
-      }
-    }
-  }
-
-  void code_block(const Json& node) {
-    const Json& attr = node["c"][0];
-    int line = attr_line(attr);
-    std::string code = node["c"][1].get<std::string>();
-    code_marker_lint(code, line);
-    const CodeKind kind = classify_code_block(attr);
-    if (kind == CodeKind::Output) {
-      output_block(attr, line, code);
-      return;
-    }
-    if (kind == CodeKind::Plain) {
-      check_keys(attr, {}, "a code block");
-      element_id(attr);
-      return;
-    }
-    auto file = attr_get(attr, "file");
-    auto name = attr_get(attr, "region");
-    auto fill = attr_get(attr, "fill");
-    auto revise = attr_get(attr, "revise");
-    check_keys(attr, {"file", "region", "fill", "revise"}, "a code region");
-    Region r;
-    r.line = line;
-    r.code = code;
-    r.hidden = kind == CodeKind::HiddenRegion;
-    for (const auto& cls : attr[1]) {
-      if (cls != "hidden") {
-        r.lang = cls.get<std::string>();
-        break;
-      }
-    }
-    r.name = name.value_or("");
-    r.file = file.value_or("");
-    r.fill = fill.value_or("");
-    r.revise = revise.value_or("");
-    if (!valid_region(r)) return;
-    if (r.name.empty()) r.name = r.revise;  // a revision keeps the name
-    ch.regions.push_back(std::move(r));
-  }
-
-  // The chapter's one output block, with the lines it spans.
-  void output_block(const Json& attr, int line, const std::string& code) {
-    check_keys(attr, {}, "an output block");
-    if (ch.output) {
-      diags.add(ch.at(line), "a second output block (the first is at line " +
-                                 std::to_string(ch.output->open_line) +
-                                 "); a chapter has at most one");
-      return;
-    }
-    auto range = parse_data_pos(attr_get(attr, "data-pos").value_or(""));
-    if (!range || range->line < 1 || range->col < 1) {
-      diags.add(ch.at(line), "output block without a source position");
-      return;
-    }
-    OutputBlock out;
-    out.text = code;
-    out.open_line = range->line;
-    out.close_line = range->end_col == 1 ? range->end_line - 1 : range->end_line;
-    out.indent = std::string(static_cast<std::size_t>(range->col - 1), ' ');
-    ch.output = out;
-  }
-
-  // One target (file=, fill= or revise=) and a valid name.
-  bool valid_region(const Region& r) {
-    int targets = !r.file.empty() + !r.fill.empty() + !r.revise.empty();
-    if (targets != 1) {
-      diags.add(ch.at(r.line), "a code region needs exactly one of file=, "
-                               "fill= or revise=");
-      return false;
-    }
-    if (r.revise.empty() && r.name.empty()) {
-      diags.add(ch.at(r.line), "a code region needs a region= name");
-      return false;
-    }
-    if (!r.name.empty() && !is_valid_name(r.name)) {
-      diags.add(ch.at(r.line), "invalid region name '" + r.name +
-                                   "' (use a-z, 0-9 and -)");
-      return false;
-    }
-    return true;
-  }
-
   // How many items of a kind ("Figure") the chapter has numbered so far.
   std::size_t count(const std::string& kind) const {
     return static_cast<std::size_t>(
@@ -241,13 +149,13 @@ struct Walker {
         exercise(attr, content, line);
         break;
       case DivKind::Workbench:
-        check_keys(attr, {"name"}, "a workbench");
+        x.check_keys(attr, {"name"}, "a workbench");
         ch.workbenches.push_back(
             {attr_get(attr, "name").value_or(""), line, workbench_anchor(attr)});
         break;
       case DivKind::Callout:
       case DivKind::Plain:
-        element_id(attr);
+        x.element_id(attr);
         break;
       default:
         break;
@@ -265,7 +173,7 @@ struct Walker {
 
   void placement(const Json& attr, const DivClass& what, const Json& content,
                  int line) {
-    check_keys(attr, {"table", "figure"}, "a table or figure");
+    x.check_keys(attr, {"table", "figure"}, "a table or figure");
     Placement p{what.figure ? "figure" : "table", what.name, !content.empty(),
                 line};
     if (attr_get(attr, "table") && attr_get(attr, "figure")) {
@@ -282,7 +190,7 @@ struct Walker {
   }
 
   void caption(const Json& attr, const Json& content, int line) {
-    check_keys(attr, {"caption"}, "a table caption");
+    x.check_keys(attr, {"caption"}, "a table caption");
     number("Table", attr[0].get<std::string>(), line);
     if (content.size() != 1 || content[0]["t"] != "Table") {
       diags.add(ch.at(line), "a caption div must hold exactly one table");
@@ -293,7 +201,7 @@ struct Walker {
   }
 
   void exercise(const Json& attr, const Json& content, int line) {
-    check_keys(attr, {"title", "tests"}, "an exercise");
+    x.check_keys(attr, {"title", "tests"}, "an exercise");
     number("Exercise", exercise_anchor(attr, count("Exercise") + 1), line);
     ch.numbered.back().title = attr_get(attr, "title").value_or("");
     ch.numbered.back().tests = attr_get(attr, "tests").value_or("");
@@ -330,7 +238,7 @@ struct Walker {
   void inline_node(const Json& node, bool exempt, int line) {
     const std::string& t = node["t"].get_ref<const std::string&>();
     if (t == "Str") {
-      if (!exempt) lint(node["c"].get<std::string>(), line);
+      if (!exempt) lint_prose_text(ch, node["c"].get<std::string>(), line);
       if (!in_link) ch.prose_words.push_back({node["c"].get<std::string>(), line});
     } else if (t == "Code" || t == "RawInline") {
       ch.prose_words.push_back({"", line});
@@ -340,7 +248,7 @@ struct Walker {
       if (here == 0) here = line;
       const SpanClass what = classify_span(attr);
       if (what.kind == SpanKind::Value) {
-        check_keys(attr, {"value"}, "a checked value");
+        x.check_keys(attr, {"value"}, "a checked value");
         // Its range is its key too: the writer finds the span's value by
         // it (Chapter::value_at).
         ValueRef v{what.name, inline_text(node["c"][1]),
@@ -349,7 +257,7 @@ struct Walker {
         ch.prose_words.push_back({"", line});
         return;
       }
-      element_id(attr);
+      x.element_id(attr);
       inlines(node["c"][1], exempt || what.kind == SpanKind::Literal, here);
     } else if (t == "Math") {
       ch.math.push_back({node["c"][1].get<std::string>(),
@@ -376,68 +284,6 @@ struct Walker {
     }
   }
 
-  static bool word_char(unsigned char c) {
-    return std::isalpha(c) || c == '_' || c == '+' || c >= 0x80;
-  }
-
-  // Reports numbers of two or more digits, or with a fraction or exponent,
-  // that stand on their own (not inside a word such as C++20 or UTF-8).
-  void lint(const std::string& s, int line) {
-    // Math whose dollars Pandoc did not pair stays as text.
-    for (std::size_t k = 0; k < s.size(); ++k) {
-      bool command = s[k] == '\\' && k + 1 < s.size() &&
-                     std::isalpha(static_cast<unsigned char>(s[k + 1]));
-      if (s[k] == '$' || command) {
-        ch.stray_tex.push_back({s, line});
-        break;
-      }
-    }
-    std::size_t i = 0;
-    while (i < s.size()) {
-      if (!std::isdigit(static_cast<unsigned char>(s[i]))) {
-        ++i;
-        continue;
-      }
-      std::size_t start = i;
-      while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
-      std::size_t int_end = i;
-      bool fraction = false, exponent = false;
-      if (i + 1 < s.size() && s[i] == '.' &&
-          std::isdigit(static_cast<unsigned char>(s[i + 1]))) {
-        fraction = true;
-        ++i;
-        while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
-      }
-      if (i + 1 < s.size() && (s[i] == 'e' || s[i] == 'E')) {
-        std::size_t j = i + 1;
-        if (j < s.size() && (s[j] == '-' || s[j] == '+')) ++j;
-        if (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j]))) {
-          exponent = true;
-          i = j;
-          while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
-        }
-      }
-      bool joined_before =
-          start > 0 && (word_char(static_cast<unsigned char>(s[start - 1])) ||
-                        (s[start - 1] == '-' && start > 1 &&
-                         std::isalpha(static_cast<unsigned char>(s[start - 2]))));
-      bool joined_after =
-          i < s.size() && (word_char(static_cast<unsigned char>(s[i])) ||
-                           (s[i] == '-' && i + 1 < s.size() &&
-                            std::isalpha(static_cast<unsigned char>(s[i + 1]))));
-      if (joined_before || joined_after) continue;
-      std::string number = s.substr(start, i - start);
-      if (!fraction && !exponent) {
-        std::size_t digits = int_end - start;
-        long value = 0;
-        std::from_chars(s.data() + start, s.data() + int_end, value);
-        if (digits == 1) continue;
-        if (digits == 4 && value >= 1900 && value <= 2099) continue;
-        if (digits == 2 && number[0] == '0') continue;  // "07"
-      }
-      ch.unbound.push_back({number, line});
-    }
-  }
 };
 
 // Links inside front-matter inlines (objectives, prerequisites), so that
@@ -573,7 +419,7 @@ Chapter build_chapter(const fs::path& path, const Json& doc) {
   ch.blocks = doc["blocks"];
   Diagnostics diags;
   read_front_matter(ch, diags);
-  Walker walker{ch, diags, {}};
+  Walker walker(ch, diags);
   walker.blocks(ch.blocks);
   check_checkpoints(ch, diags);
   diags.throw_if_any();

@@ -32,7 +32,7 @@ trap 'rm -rf "$out"' EXIT
 # sampled NAME BINARY N: CPU nanoseconds by group of a run of N steps
 # (perf's sample periods, summed), in $out/NAME.N.
 sampled() {
-  perf record -q -F 2000 -o "$out/$1.$3.data" "$2" time "$3" "$threads" \
+  perf record -q -e cpu-clock -F 2000 -o "$out/$1.$3.data" "$2" time "$3" "$threads" \
     > /dev/null 2> "$out/$1.err" || { cat "$out/$1.err" >&2; exit 1; }
   perf report -i "$out/$1.$3.data" --no-children --sort symbol --stdio \
     -F overhead,period,sym 2> /dev/null | /usr/bin/python3 -c '

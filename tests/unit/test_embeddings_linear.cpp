@@ -37,6 +37,29 @@ TEST_CASE("embedding copies rows and sums the gradients of repeated ids",
   REQUIRE(table.grad().to_vector() == std::vector<double>{0, 6, 4, 0});
 }
 
+TEST_CASE("an embedding equals a one-hot matrix product, values and gradients",
+          "[embeddings-linear]") {
+  // Row i of onehot(t) E is one product by 1 plus exact zeros, so it is
+  // row t_i of E exactly; onehot(t)^T dY adds the same terms in the same
+  // order as the scatter-add, so the gradients agree bit for bit too.
+  const std::vector<std::size_t> ids = {3, 1, 3, 0, 3, 5};
+  const Tensor table = ramp({6, 4}, -0.9, 0.07);  // [V, d]
+  const Tensor seed = ramp({6, 4}, -1.2, 0.1);    // [n, d]
+  Tensor hot({6, 6});                             // [n, V]
+  for (std::size_t i = 0; i < ids.size(); ++i) hot.set({i, ids[i]}, 1.0);
+  Tape a, b;
+  const Var ta = a.leaf(table), tb = b.leaf(table);
+  const Var gathered = llm::embedding(ta, ids);
+  const Var product = llm::matmul(b.leaf(hot), tb);
+  a.backward(gathered, seed);
+  b.backward(product, seed);
+  REQUIRE(gathered.value().to_vector() == product.value().to_vector());
+  REQUIRE(ta.grad().to_vector() == tb.grad().to_vector());
+  // Rows 2 and 4 are never read: exact zeros either way.
+  REQUIRE(ta.grad().at({2, 0}) == 0.0);
+  REQUIRE(ta.grad().at({4, 3}) == 0.0);
+}
+
 TEST_CASE("embedding rejects a bad id or table before recording",
           "[embeddings-linear]") {
   Tape tape;

@@ -56,6 +56,18 @@ TEST_CASE("swiglu on the hand-sized branch", "[swiglu]") {
   REQUIRE(y.value().at({0, 0}) == Approx(1.523188).margin(1e-6));
 }
 
+TEST_CASE("swiglu is its hidden units times W_down, bit for bit", "[swiglu]") {
+  // swiglu is linear, silu, mul and linear in this order, so the same
+  // operations done one by one give the same doubles.
+  Tape tape;
+  const HandBranch br = hand_branch(tape);
+  const Var h = llm::mul(llm::silu(llm::linear(br.x, br.wg)),
+                         llm::linear(br.x, br.wu));  // [1, f]
+  const Var y = llm::swiglu(br.x, br.wg, br.wu, br.wd);
+  REQUIRE(y.value().to_vector() ==
+          llm::linear(h, br.wd).value().to_vector());
+}
+
 TEST_CASE("swiglu equals a plain-loop reference on a batch",
           "[swiglu]") {
   const std::size_t d = 4, f = 5;

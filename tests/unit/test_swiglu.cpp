@@ -6,6 +6,7 @@
 #include "llm/autograd.hpp"
 #include "llm/error.hpp"
 #include "llm/layers.hpp"
+#include "llm/matmul.hpp"
 #include "llm/model_ops.hpp"
 #include "llm/params.hpp"
 #include "llm/random.hpp"
@@ -57,15 +58,20 @@ TEST_CASE("swiglu on the hand-sized branch", "[swiglu]") {
 }
 
 TEST_CASE("swiglu is its hidden units times W_down, bit for bit", "[swiglu]") {
-  // swiglu is linear, silu, mul and linear in this order, so the same
-  // operations done one by one give the same doubles.
+  // W_down's rows are (1,0), (0,1), (1,1), so y = (h0 + h2, h1 + h2)
+  // exactly: every product is by 1 or 0, and adding an exact zero
+  // changes nothing, whatever the order of the sums.
   Tape tape;
   const HandBranch br = hand_branch(tape);
   const Var h = llm::mul(llm::silu(llm::linear(br.x, br.wg)),
                          llm::linear(br.x, br.wu));  // [1, f]
   const Var y = llm::swiglu(br.x, br.wg, br.wu, br.wd);
+  const Tensor hv = h.value();
   REQUIRE(y.value().to_vector() ==
-          llm::linear(h, br.wd).value().to_vector());
+          std::vector<double>{hv.at({0, 0}) + hv.at({0, 2}),
+                              hv.at({0, 1}) + hv.at({0, 2})});
+  REQUIRE(y.value().to_vector() ==
+          llm::matmul(hv, br.wd.value()).to_vector());
 }
 
 TEST_CASE("swiglu equals a plain-loop reference on a batch",

@@ -52,6 +52,17 @@ TEST_CASE("matmul agrees bitwise with the i-j-p triple loop",
     REQUIRE(c.shape() == llm::Shape{m, n});
     REQUIRE(c.to_vector() == naive_matmul(a, b, m, k, n));
   }
+  // The demo's [5,7] x [7,6] product, v_t = ((7t + seed) mod 17 - 8) / 8.3
+  // with seeds 3 and 5, whose first element the prose quotes.
+  std::vector<double> fa(5 * 7), fb(7 * 6);
+  for (std::size_t t = 0; t < fa.size(); ++t) {
+    fa[t] = (static_cast<double>((7 * t + 3) % 17) - 8.0) / 8.3;
+  }
+  for (std::size_t t = 0; t < fb.size(); ++t) {
+    fb[t] = (static_cast<double>((7 * t + 5) % 17) - 8.0) / 8.3;
+  }
+  REQUIRE(llm::matmul(llm::Tensor({5, 7}, fa), llm::Tensor({7, 6}, fb))
+              .to_vector() == naive_matmul(fa, fb, 5, 7, 6));
 }
 
 TEST_CASE("operands may be views", "[matrix-multiplication]") {

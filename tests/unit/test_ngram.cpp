@@ -1,10 +1,10 @@
 // Tests for chapter neural-ngram: the configuration and its parameters
 // (names, shapes, the count by formula and by registry), the examples cut
-// from documents and their padding, batch sampling, the forward pass
-// against a plain-loop model written here, the loss against a plain
-// log-sum-exp, a central-difference check of every coordinate of every
-// parameter, the test-set sum, every rejected input (each leaving things
-// as they were), and bitwise reproducible training.
+// from documents and their padding (the ids Kneser-Ney scores), batch
+// sampling, the forward pass against a plain-loop model written here, the
+// loss against a plain log-sum-exp, a central-difference check of every
+// coordinate of every parameter, the test-set sum, every rejected input
+// (each leaving things as they were), and bitwise reproducible training.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -16,6 +16,7 @@
 #include "llm/adamw.hpp"
 #include "llm/autograd.hpp"
 #include "llm/error.hpp"
+#include "llm/kneser_ney.hpp"
 #include "llm/layers.hpp"
 #include "llm/ngram.hpp"
 #include "llm/params.hpp"
@@ -195,6 +196,25 @@ TEST_CASE("padding repeats BOS so every id after it is predicted",
   CHECK(b.targets == std::vector<std::size_t>{4, 5, 6});
   // n = 2 pads nothing.
   CHECK(llm::pad_documents({{9, 4}}, 2) == Docs{{9, 4}});
+}
+
+TEST_CASE("padded windows predict the ids Kneser-Ney scores in order",
+          "[neural-ngram]") {
+  // evaluate scores every id after each document's first (BOS); padding
+  // with n - 2 more BOS gives every such id a full window ending at it,
+  // so the windows' targets are those ids, in order, at every order n.
+  const Docs docs = {{0, 1, 2, 1, 2, 4}, {0, 3, 2, 4}, {0, 2},
+                     {0, 1, 1, 3, 2, 2, 4}};
+  std::vector<std::size_t> after_bos;
+  for (const std::vector<llm::TokenId>& d : docs) {
+    after_bos.insert(after_bos.end(), d.begin() + 1, d.end());
+  }
+  for (std::size_t n = 2; n <= 5; ++n) {
+    const NgramBatch b = llm::ngram_examples(llm::pad_documents(docs, n), n);
+    CHECK(b.targets == after_bos);
+    const llm::KneserNey kn(docs, 5, static_cast<int>(n));
+    CHECK(llm::evaluate(kn, docs, 1).predictions == b.size());
+  }
 }
 
 TEST_CASE("bad documents and orders are rejected with their own message",

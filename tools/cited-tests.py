@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """CTest book-cited-tests: every unit test the prose names exists.
 
-A chapter that says "the unit test `NAME` checks it" (or "the unit tests
+A chapter (chapters/NN-slug.md) that says "the unit test `NAME` checks it" (or "the unit tests
 `A`, `B` and `C`") makes a claim that only holds while a test of that
 name exists. This reads every chapter, joins its lines (a code span may
 break across them), finds each backticked name after "unit test" or
@@ -42,7 +42,7 @@ def main():
         sys.exit(f"cited-tests: {sys.argv[1]} listed no tests: "
                  f"{listed.stderr.strip()}")
     problems, count = [], 0
-    for path in sorted(pathlib.Path(sys.argv[2]).glob("*.md")):
+    for path in sorted(pathlib.Path(sys.argv[2]).glob("[0-9]*.md")):  # NN-slug.md
         for name, _ in cited(path.read_text(encoding="utf-8")):
             count += 1
             if name not in names:

@@ -4,8 +4,9 @@
 # earlier regions (`litbook tangle --without-revisions fast-kernels`),
 # so every kernel is the one its own chapter taught, compiled with the
 # book's flags and build type (tests/simple/CMakeLists.txt), with
-# bench_train and tinyllm linked to it. Prints the path of its
-# bench_train. The chapters are the working tree's, edits included. The
+# bench_train and tinyllm linked to it, and the demos SIMPLE_DEMOS names
+# (stems separated by ";"; the test fast-equals-simple sets it). Prints
+# the path of its bench_train. The chapters are the working tree's, edits included. The
 # book's build must exist: its litbook, parsed chapters and build type
 # are used (BOOK_BUILD names that build, default build/).
 #
@@ -36,7 +37,8 @@ command -v ccache > /dev/null && cache=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 # of the book's build type reaches this build too.
 cmake -S tests/simple -B "$dir/build" -G Ninja "${cache[@]}" \
   -DCMAKE_BUILD_TYPE="${type:-RelWithDebInfo}" -DBOOK_SOURCE="$root" \
-  -DSIMPLE_SNIPPETS="$dir/snippets" > "$dir/configure.log" ||
+  -DSIMPLE_SNIPPETS="$dir/snippets" -DSIMPLE_DEMOS="${SIMPLE_DEMOS:-}" \
+  > "$dir/configure.log" ||
   { cat "$dir/configure.log" >&2; exit 1; }
 cmake --build "$dir/build" --target bench_train > "$dir/build.log" ||
   { cat "$dir/build.log" >&2; exit 1; }

@@ -372,6 +372,15 @@ struct PageHas {
   }
 };
 
+// The HTML the writer makes of a chapter's blocks from its model (which a
+// test may have changed), with the default highlighter.
+std::string html_from_model(const litbook::Chapter& ch) {
+  litbook::HtmlContext ctx;
+  ctx.chapter = &ch;
+  litbook::HtmlWriter w(ctx);
+  return w.blocks(ch.blocks);
+}
+
 // Runs `litbook check` on the project and requires that it passes silently.
 void check_passes(const Project& p) {
   auto r = succeeds(p, {"check"});
@@ -3175,10 +3184,7 @@ TEST_CASE("a div's class and a code block's kind are the model's, found "
   ch.divs[0].what.name = "misconception";
   ch.divs[0].what.title = "Common misconception";
   ch.output.reset();
-  litbook::HtmlContext ctx;
-  ctx.chapter = &ch;
-  litbook::HtmlWriter w(ctx);
-  const std::string html = w.blocks(ch.blocks);
+  const std::string html = html_from_model(ch);
   const PageHas has{html};
   has("<div class=\"callout misconception\" role=\"note\"><p class=\""
       "callout-title\">Common misconception</p>");
@@ -3208,10 +3214,7 @@ TEST_CASE("a checked value is the model's, found by its span's whole "
   // author's plain span.
   ch.values[0].name = "a-model";
   ch.values.pop_back();
-  litbook::HtmlContext ctx;
-  ctx.chapter = &ch;
-  litbook::HtmlWriter w(ctx);
-  const std::string html = w.blocks(ch.blocks);
+  const std::string html = html_from_model(ch);
   CHECK(html == "<p><span class=\"checked-value\" title=\"checked against "
                 "the demo's value a-model\">1026</span> opens the line; "
                 "<span value=\"b\">7.5</span> is in it.</p>\n");
@@ -3242,10 +3245,7 @@ TEST_CASE("an answer div is found through the model's class of the div",
   others[5]->answer = true;
   answers[2]->answer = false;
   answers[3]->answer = false;
-  litbook::HtmlContext ctx;
-  ctx.chapter = &ch;
-  litbook::HtmlWriter w(ctx);
-  const std::string html = w.blocks(ch.blocks);
+  const std::string html = html_from_model(ch);
   const PageHas has{html};
   has("<div class=\"checkpoint-entry\" data-entry=\"explain\"></div>\n"
       "</div>\n");
@@ -3354,10 +3354,7 @@ Try it.
   CHECK(ch.checkpoints[2].tests == "ctest -L ch01");
   CHECK_FALSE(ch.checkpoints[0].tests.has_value());
   ch.checkpoints[2].tests = "ctest -L model";
-  litbook::HtmlContext ctx;
-  ctx.chapter = &ch;
-  litbook::HtmlWriter w(ctx);
-  const std::string html = w.blocks(ch.blocks);
+  const std::string html = html_from_model(ch);
   const PageHas has{html};
   has("<caption><span class=\"item-number\">Table 1.1.</span> Sizes</caption>");
   has("<section class=\"exercise\" id=\"ex-one\"><h3>Exercise 1.1: "

@@ -27,9 +27,17 @@ corpus=$(realpath "$3") work=$(realpath -m "$4") root=$(pwd)
 fail() { echo "fast-equals-simple: $*" >&2; exit 1; }
 
 book=$(realpath -m "${BOOK_BUILD:-build}")
-demos=(26-decoder-block 26r-attention-review 27-fast-kernels 28-decoder-model
-       31-checkpoints 32-sampling 33-kv-cache 34-end-to-end
-       34r-llm-review)
+# The demos by chapter slug; the stem (NN-slug) is the chapter file's,
+# so renumbering a chapter changes nothing here.
+demos=()
+for slug in decoder-block attention-review fast-kernels decoder-model \
+            checkpoints sampling kv-cache end-to-end llm-review; do
+  files=(chapters/[0-9]*-"$slug".md)
+  [[ ${#files[@]} == 1 && -f ${files[0]} ]] ||
+    fail "no single chapter file chapters/NN-$slug.md"
+  stem=${files[0]#chapters/}
+  demos+=("${stem%.md}")
+done
 simple_bench=$(SIMPLE_DEMOS="$(IFS=';'; echo "${demos[*]}")" \
                tools/build-simple.sh "$work/simple")
 # A simple build that is the fast one would pass everything below.

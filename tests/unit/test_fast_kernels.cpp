@@ -6,6 +6,7 @@
 // that does not grow with the number of steps.
 #include <catch2/catch.hpp>
 
+#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -27,6 +28,7 @@
 #include "llm/softmax.hpp"
 #include "llm/tensor.hpp"
 #include "llm/threads.hpp"
+#include "message_of.hpp"
 
 namespace {
 
@@ -514,9 +516,9 @@ TEST_CASE("accumulate in place or into a temporary's buffer gives add's "
   }
 }
 
-TEST_CASE("a first term with no -0 becomes the gradient's buffer; one "
-          "with a -0, or a view, is copied; neither holder sees the other "
-          "change",
+TEST_CASE("a first term with no -0 or NaN becomes the gradient's buffer; "
+          "one with either, or a view, is copied; accumulate writes into "
+          "neither",
           "[fast-kernels]") {
   const Tensor t = noise({7, 33}, 41);  // no zeros at all
   const Vec before = t.to_vector();
@@ -540,6 +542,15 @@ TEST_CASE("a first term with no -0 becomes the gradient's buffer; one "
   CHECK_FALSE(std::signbit(y.grad().to_vector()[5]));
   CHECK(std::signbit(tz.to_vector()[5]));
   CHECK(same_bits(y.grad().to_vector(), simple_sum({tz})));
+
+  // A signalling NaN: 0.0 + x makes it quiet, so it is copied.
+  Vec with_nan = before;
+  with_nan[9] = std::bit_cast<double>(std::uint64_t{0x7ff0000000000001});
+  const Tensor tn({7, 33}, with_nan);
+  const llm::Var q = tape.leaf(Tensor({7, 33}));
+  q.accumulate(tn);
+  CHECK_FALSE(q.grad().shares_buffer_with(tn));
+  CHECK(same_bits(q.grad().to_vector(), simple_sum({tn})));
 
   const Tensor flipped = noise({33, 7}, 43).transpose(0, 1);
   const llm::Var z = tape.leaf(Tensor({7, 33}));
@@ -575,10 +586,14 @@ TEST_CASE("gather and scatter_add by rows give the element walk's bits, "
   for (std::size_t k = 0; k < sums.size(); ++k) expected_grad[k] = 0.0 + sums[k];
   CHECK(same_bits(leaf.grad().to_vector(), expected_grad));
   CHECK_THROWS_AS(llm::gather(leaf, {9}), llm::IndexError);
+  CHECK(message_of<llm::IndexError>([&] { llm::scatter_add(g, {4, 0, 4, 9, 4, 2, 0}, 9); }) ==
+        "scatter_add: id 9 at position 3 is outside a table of 9 rows");
+  CHECK(message_of<llm::ShapeError>([&] { llm::scatter_add(g, {4, 0}, 9); }) ==
+        "scatter_add: g is [7,5], expected [n, d] with n = 2 ids");
 }
 
 TEST_CASE("nll's gradient: +0 everywhere but each row's target, which "
-          "gets -g / N",
+          "gets 0 + -g / N, shared or copied",
           "[fast-kernels]") {
   const Tensor logp = noise({5, 7}, 61);
   const std::vector<std::size_t> targets{3, 0, 3, 6, 1};
@@ -588,10 +603,16 @@ TEST_CASE("nll's gradient: +0 everywhere but each row's target, which "
   double total = 0.0;
   for (std::size_t i = 0; i < 5; ++i) total -= logp.at({i, targets[i]});
   CHECK(same_bits(loss.value().to_vector(), Vec{total / 5.0}));
-  tape.backward(loss, Tensor(Shape{}, {0.7}));
-  Vec expected(5 * 7, 0.0);
-  for (std::size_t i = 0; i < 5; ++i) expected[i * 7 + targets[i]] = -0.7 / 5.0;
-  CHECK(same_bits(x.grad().to_vector(), expected));
+  // Seeds 0.7, +0 (-g / N is -0: nll's zeros are copied, and 0.0 + -0
+  // is +0) and -0 (+0 at the targets).
+  for (const double seed : {0.7, 0.0, -0.0}) {
+    tape.backward(loss, Tensor(Shape{}, {seed}));
+    Vec expected(5 * 7, 0.0);
+    for (std::size_t i = 0; i < 5; ++i) {
+      expected[i * 7 + targets[i]] = 0.0 + -seed / 5.0;
+    }
+    CHECK(same_bits(x.grad().to_vector(), expected));
+  }
   CHECK_THROWS_AS(llm::nll(x, {3, 0, 3, 6, 7}), llm::IndexError);
 }
 

@@ -6,6 +6,7 @@
 // that does not grow with the number of steps.
 #include <catch2/catch.hpp>
 
+#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -27,6 +28,7 @@
 #include "llm/softmax.hpp"
 #include "llm/tensor.hpp"
 #include "llm/threads.hpp"
+#include "message_of.hpp"
 
 namespace {
 
@@ -118,6 +120,29 @@ TEST_CASE("zip and map apply the same function to the same pairs",
                       .to_vector();
   REQUIRE(neg.size() == 32 * 7);
   CHECK(neg[0] == -av[7]);  // row 1 of a, first column
+}
+
+TEST_CASE("zip meets a one-number operand as its broadcast did, bitwise",
+          "[fast-kernels]") {
+  const Tensor a = noise({7, 33}, 31).transpose(0, 1);  // [33, 7], strided
+  const Vec av = walk(a);
+  // One number as a scalar [], as [1, 1], and as a view at an offset.
+  for (const Tensor& b : {Tensor(Shape{}, {0.37}), Tensor({1, 1}, {-2.5}),
+                          noise({5}, 32).slice(0, 3, 4)}) {
+    const double y = b.to_vector()[0];
+    Vec sum(av.size()), quot(av.size());
+    for (std::size_t k = 0; k < av.size(); ++k) {
+      sum[k] = av[k] + y;
+      quot[k] = av[k] / y;
+    }
+    CHECK(same_bits(llm::add(a, b).to_vector(), sum));
+    CHECK(same_bits(llm::div(a, b).to_vector(), quot));
+    CHECK(llm::add(a, b).shape() == llm::zip_shape(a.shape(), b.shape(),
+                                                   "test"));
+  }
+  // One number on the left is met the same way by the general path.
+  CHECK(same_bits(llm::sub(Tensor(Shape{}, {1.0}), a).to_vector(),
+                  llm::map(a, [](double v) { return 1.0 - v; }).to_vector()));
 }
 
 TEST_CASE("reductions fold each axis in index order", "[fast-kernels]") {
@@ -489,6 +514,106 @@ TEST_CASE("accumulate in place or into a temporary's buffer gives add's "
       CHECK_THROWS_AS(y.accumulate(Tensor({n + 1})), llm::ShapeError);
     }
   }
+}
+
+TEST_CASE("a first term with no -0 or NaN becomes the gradient's buffer; "
+          "one with either, or a view, is copied; accumulate writes into "
+          "neither",
+          "[fast-kernels]") {
+  const Tensor t = noise({7, 33}, 41);  // no zeros at all
+  const Vec before = t.to_vector();
+  llm::Tape tape;
+  const llm::Var x = tape.leaf(Tensor({7, 33}));
+  x.accumulate(t);
+  CHECK(x.grad().shares_buffer_with(t));  // shared, not copied
+  CHECK(same_bits(x.grad().to_vector(), before));
+  const Tensor t2 = noise({7, 33}, 42);
+  x.accumulate(t2);  // the buffer is held twice: a new one for the sum
+  CHECK_FALSE(x.grad().shares_buffer_with(t));
+  CHECK(same_bits(t.to_vector(), before));
+  CHECK(same_bits(x.grad().to_vector(), simple_sum({t, t2})));
+
+  Vec with_zero = before;
+  with_zero[5] = -0.0;
+  const Tensor tz({7, 33}, with_zero);
+  const llm::Var y = tape.leaf(Tensor({7, 33}));
+  y.accumulate(tz);
+  CHECK_FALSE(y.grad().shares_buffer_with(tz));  // copied: -0 becomes +0
+  CHECK_FALSE(std::signbit(y.grad().to_vector()[5]));
+  CHECK(std::signbit(tz.to_vector()[5]));
+  CHECK(same_bits(y.grad().to_vector(), simple_sum({tz})));
+
+  // A signalling NaN: 0.0 + x makes it quiet, so it is copied.
+  Vec with_nan = before;
+  with_nan[9] = std::bit_cast<double>(std::uint64_t{0x7ff0000000000001});
+  const Tensor tn({7, 33}, with_nan);
+  const llm::Var q = tape.leaf(Tensor({7, 33}));
+  q.accumulate(tn);
+  CHECK_FALSE(q.grad().shares_buffer_with(tn));
+  CHECK(same_bits(q.grad().to_vector(), simple_sum({tn})));
+
+  const Tensor flipped = noise({33, 7}, 43).transpose(0, 1);
+  const llm::Var z = tape.leaf(Tensor({7, 33}));
+  z.accumulate(flipped);
+  CHECK_FALSE(z.grad().shares_buffer_with(flipped));
+  CHECK(same_bits(z.grad().to_vector(), simple_sum({flipped})));
+}
+
+TEST_CASE("gather and scatter_add by rows give the element walk's bits, "
+          "on a view and with repeated ids",
+          "[fast-kernels]") {
+  const Tensor table = noise({5, 9}, 51).transpose(0, 1);  // [9, 5] view
+  const std::vector<std::size_t> ids{4, 0, 4, 8, 4, 2, 0};
+  llm::Tape tape;
+  const llm::Var leaf = tape.leaf(table);
+  const llm::Var rows = llm::gather(leaf, ids);  // [7, 5]
+  Vec expected_rows;
+  for (std::size_t id : ids) {
+    for (std::size_t j = 0; j < 5; ++j) {
+      expected_rows.push_back(table.at({id, j}));
+    }
+  }
+  CHECK(same_bits(rows.value().to_vector(), expected_rows));
+
+  const Tensor g = noise({5, 7}, 52).transpose(0, 1);  // [7, 5] view
+  Vec sums(9 * 5, 0.0);  // the simple code: zeros, then += in id order
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    for (std::size_t j = 0; j < 5; ++j) sums[ids[i] * 5 + j] += g.at({i, j});
+  }
+  CHECK(same_bits(llm::scatter_add(g, ids, 9).to_vector(), sums));
+  tape.backward(rows, g);
+  Vec expected_grad(sums.size());
+  for (std::size_t k = 0; k < sums.size(); ++k) expected_grad[k] = 0.0 + sums[k];
+  CHECK(same_bits(leaf.grad().to_vector(), expected_grad));
+  CHECK_THROWS_AS(llm::gather(leaf, {9}), llm::IndexError);
+  CHECK(message_of<llm::IndexError>([&] { llm::scatter_add(g, {4, 0, 4, 9, 4, 2, 0}, 9); }) ==
+        "scatter_add: id 9 at position 3 is outside a table of 9 rows");
+  CHECK(message_of<llm::ShapeError>([&] { llm::scatter_add(g, {4, 0}, 9); }) ==
+        "scatter_add: g is [7,5], expected [n, d] with n = 2 ids");
+}
+
+TEST_CASE("nll's gradient: +0 everywhere but each row's target, which "
+          "gets 0 + -g / N, shared or copied",
+          "[fast-kernels]") {
+  const Tensor logp = noise({5, 7}, 61);
+  const std::vector<std::size_t> targets{3, 0, 3, 6, 1};
+  llm::Tape tape;
+  const llm::Var x = tape.leaf(logp);
+  const llm::Var loss = llm::nll(x, targets);
+  double total = 0.0;
+  for (std::size_t i = 0; i < 5; ++i) total -= logp.at({i, targets[i]});
+  CHECK(same_bits(loss.value().to_vector(), Vec{total / 5.0}));
+  // Seeds 0.7, +0 (-g / N is -0: nll's zeros are copied, and 0.0 + -0
+  // is +0) and -0 (+0 at the targets).
+  for (const double seed : {0.7, 0.0, -0.0}) {
+    tape.backward(loss, Tensor(Shape{}, {seed}));
+    Vec expected(5 * 7, 0.0);
+    for (std::size_t i = 0; i < 5; ++i) {
+      expected[i * 7 + targets[i]] = 0.0 + -seed / 5.0;
+    }
+    CHECK(same_bits(x.grad().to_vector(), expected));
+  }
+  CHECK_THROWS_AS(llm::nll(x, {3, 0, 3, 6, 7}), llm::IndexError);
 }
 
 TEST_CASE("AdamW gives each thread whole parameters and the one-thread "

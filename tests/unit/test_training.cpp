@@ -408,6 +408,12 @@ bool same_bits(const Tensor& a, const Tensor& b) {
   return true;
 }
 
+using Vec = std::vector<double>;
+
+struct ThreadsReset {
+  ~ThreadsReset() { llm::set_threads(1); }
+};
+
 Tensor noise(const llm::Shape& shape, std::uint64_t seed) {
   llm::Rng rng(seed);
   return llm::init_tensor(shape, llm::fan_in_normal(3), rng);
@@ -444,13 +450,44 @@ TEST_CASE("output_loss gives next_token_loss's loss and gradients bit for "
           "bit",
           "[training]") {
   // Odd shapes: B 2, T 3, V 7, d 5; a target repeated within a row and
-  // across windows; seeds of 1 and of an inexact 0.3.
+  // across windows; seeds of 1, an inexact 0.3, +0 and -0 (where the
+  // 0.0 + of each accumulate decides the sign of every zero).
   const Tensor e = noise({7, 5}, 71);
   const llm::TokenGrid ids{2, 3, {4, 0, 6, 6, 1, 4}};
   const llm::TokenGrid targets{2, 3, {0, 6, 6, 4, 4, 0}};
-  for (const double seed : {1.0, 0.3}) {
+  for (const double seed : {1.0, 0.3, 0.0, -0.0}) {
     const LossAndGrads a = tied_loss(true, e, ids, targets, seed);
     const LossAndGrads b = tied_loss(false, e, ids, targets, seed);
+    CHECK(same_bits(a.loss, b.loss));
+    CHECK(same_bits(a.du, b.du));
+    CHECK(same_bits(a.de, b.de));
+  }
+  // Rows with an infinite and a NaN logit: a table with +inf in one
+  // row and NaN in another (the maximum's fold, where a NaN wins).
+  Vec odd = e.to_vector();
+  odd[2 * 5 + 1] = INFINITY;
+  odd[5 * 5 + 3] = NAN;
+  const Tensor e_odd({7, 5}, odd);
+  for (const double seed : {1.0, 0.0}) {
+    const LossAndGrads a = tied_loss(true, e_odd, ids, targets, seed);
+    const LossAndGrads b = tied_loss(false, e_odd, ids, targets, seed);
+    CHECK(same_bits(a.loss, b.loss));
+    CHECK(same_bits(a.du, b.du));
+    CHECK(same_bits(a.de, b.de));
+  }
+  // Sizes that take several tiles and panels and groups of rows (V 37,
+  // d 13, B T = 2 x 20), on 1 and 3 threads.
+  ThreadsReset reset;
+  const Tensor big = noise({37, 13}, 76);
+  llm::TokenGrid big_ids{2, 20, {}}, big_targets{2, 20, {}};
+  for (std::size_t k = 0; k < 40; ++k) {
+    big_ids.ids.push_back(k * 7 % 37);
+    big_targets.ids.push_back(k * 11 % 37);
+  }
+  for (const std::size_t threads : {1, 3}) {
+    llm::set_threads(threads);
+    const LossAndGrads a = tied_loss(true, big, big_ids, big_targets, 0.3);
+    const LossAndGrads b = tied_loss(false, big, big_ids, big_targets, 0.3);
     CHECK(same_bits(a.loss, b.loss));
     CHECK(same_bits(a.du, b.du));
     CHECK(same_bits(a.de, b.de));
@@ -473,7 +510,7 @@ TEST_CASE("output_loss rejects what next_token_loss rejects, and two tapes",
   const llm::TokenGrid targets{2, 3, {0, 6, 6, 4, 4, 0}};
   CHECK(message_of<llm::ShapeError>([&] {
           llm::output_loss(u, tape.leaf(noise({7, 4}, 75)), targets);
-        }) == "output_loss: u is [2, 3, 5], output is [7, 4], targets are "
+        }) == "output_loss: u is [2,3,5], output is [7,4], targets are "
               "B = 2, T = 3, expected u [B, T, d] and output [V, d], V > 0");
   CHECK_THROWS_AS(llm::output_loss(u, e, llm::TokenGrid{3, 2, targets.ids}),
                   llm::ShapeError);

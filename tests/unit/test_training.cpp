@@ -462,27 +462,31 @@ TEST_CASE("output_loss gives next_token_loss's loss and gradients bit for "
     CHECK(same_bits(a.du, b.du));
     CHECK(same_bits(a.de, b.de));
   }
-  // Rows with an infinite and a NaN logit: a table with +inf in one
-  // row and NaN in another (the maximum's fold, where a NaN wins).
-  Vec odd = e.to_vector();
-  odd[2 * 5 + 1] = INFINITY;
-  odd[5 * 5 + 3] = NAN;
-  const Tensor e_odd({7, 5}, odd);
-  for (const double seed : {1.0, 0.0}) {
-    const LossAndGrads a = tied_loss(true, e_odd, ids, targets, seed);
-    const LossAndGrads b = tied_loss(false, e_odd, ids, targets, seed);
-    CHECK(same_bits(a.loss, b.loss));
-    CHECK(same_bits(a.du, b.du));
-    CHECK(same_bits(a.de, b.de));
+  // Infinite and NaN logits, one table each: an output row with +inf
+  // (or -inf) in one column makes that row's logit +-inf, by the sign
+  // of u there, so some rows' maximum is +inf and others hold a -inf;
+  // an output row with a NaN makes every row's maximum NaN (a NaN wins).
+  for (const double odd_value : {INFINITY, -INFINITY, NAN}) {
+    Vec odd = e.to_vector();
+    odd[2 * 5 + 1] = odd_value;  // row 2, which no id picks: u is finite
+    const Tensor e_odd({7, 5}, odd);
+    for (const double seed : {1.0, 0.0}) {
+      const LossAndGrads a = tied_loss(true, e_odd, ids, targets, seed);
+      const LossAndGrads b = tied_loss(false, e_odd, ids, targets, seed);
+      CHECK(same_bits(a.loss, b.loss));
+      CHECK(same_bits(a.du, b.du));
+      CHECK(same_bits(a.de, b.de));
+    }
   }
-  // Sizes that take several tiles and panels and groups of rows (V 37,
-  // d 13, B T = 2 x 20), on 1 and 3 threads.
+  // Sizes that take several tiles, panels and groups of 32 rows (V 41,
+  // d 13, B T = 2 x 20), large enough that the logits, dU and dE
+  // products are split among threads, on 1 and 3 threads.
   ThreadsReset reset;
-  const Tensor big = noise({37, 13}, 76);
+  const Tensor big = noise({41, 13}, 76);
   llm::TokenGrid big_ids{2, 20, {}}, big_targets{2, 20, {}};
   for (std::size_t k = 0; k < 40; ++k) {
-    big_ids.ids.push_back(k * 7 % 37);
-    big_targets.ids.push_back(k * 11 % 37);
+    big_ids.ids.push_back(k * 7 % 41);
+    big_targets.ids.push_back(k * 11 % 41);
   }
   for (const std::size_t threads : {1, 3}) {
     llm::set_threads(threads);

@@ -391,3 +391,164 @@ TEST_CASE("train_step and evaluate_loss give the same bits on 1, 2 and 3 "
     CHECK(differ == 0);
   }
 }
+
+namespace {
+
+// Byte-for-byte equality of two tensors' elements in row-major order:
+// tells -0.0 from 0.0.
+bool same_bits(const Tensor& a, const Tensor& b) {
+  const std::vector<double> x = a.to_vector(), y = b.to_vector();
+  if (a.shape() != b.shape() || x.size() != y.size()) return false;
+  for (std::size_t k = 0; k < x.size(); ++k) {
+    if (std::bit_cast<std::uint64_t>(x[k]) !=
+        std::bit_cast<std::uint64_t>(y[k])) {
+      return false;
+    }
+  }
+  return true;
+}
+
+using Vec = std::vector<double>;
+
+struct ThreadsReset {
+  ~ThreadsReset() { llm::set_threads(1); }
+};
+
+Tensor noise(const llm::Shape& shape, std::uint64_t seed) {
+  llm::Rng rng(seed);
+  return llm::init_tensor(shape, llm::fan_in_normal(3), rng);
+}
+
+// The loss and the gradients of u and E after one backward pass, with
+// u = 1.5 * the rows of E that `ids` pick (so that E, the tied output,
+// also gets the embedding's term), through next_token_loss (composed)
+// or output_loss.
+struct LossAndGrads {
+  Tensor loss, du, de;
+};
+
+LossAndGrads tied_loss(bool composed, const Tensor& e,
+                       const llm::TokenGrid& ids, const llm::TokenGrid& targets,
+                       double seed) {
+  llm::Tape tape;
+  const llm::Var table = tape.leaf(e);
+  const std::size_t d = e.shape()[1];
+  const llm::Var x = llm::reshape(llm::embedding(table, ids.ids),
+                                  {ids.batch, ids.length, d});
+  const llm::Var u = llm::mul(x, tape.leaf(Tensor(llm::Shape{}, {1.5})));
+  const llm::Var loss =
+      composed ? llm::next_token_loss(
+                     llm::linear(u, llm::transpose(table, 0, 1)), targets)
+               : llm::output_loss(u, table, targets);
+  tape.backward(loss, Tensor(llm::Shape{}, {seed}));
+  return {loss.value(), u.grad(), table.grad()};
+}
+
+}  // namespace
+
+TEST_CASE("output_loss gives next_token_loss's loss and gradients bit for "
+          "bit",
+          "[training]") {
+  // Odd shapes: B 2, T 3, V 7, d 5; a target repeated within a row and
+  // across windows; seeds of 1, an inexact 0.3, +0 and -0 (where the
+  // 0.0 + of each accumulate decides the sign of every zero).
+  const Tensor e = noise({7, 5}, 71);
+  const llm::TokenGrid ids{2, 3, {4, 0, 6, 6, 1, 4}};
+  const llm::TokenGrid targets{2, 3, {0, 6, 6, 4, 4, 0}};
+  for (const double seed : {1.0, 0.3, 0.0, -0.0}) {
+    const LossAndGrads a = tied_loss(true, e, ids, targets, seed);
+    const LossAndGrads b = tied_loss(false, e, ids, targets, seed);
+    CHECK(same_bits(a.loss, b.loss));
+    CHECK(same_bits(a.du, b.du));
+    CHECK(same_bits(a.de, b.de));
+  }
+  // Infinite and NaN logits, one table each: an output row with +inf
+  // (or -inf) in one column makes that row's logit +-inf, by the sign
+  // of u there, so some rows' maximum is +inf and others hold a -inf;
+  // an output row with a NaN makes every row's maximum NaN (a NaN wins).
+  for (const double odd_value : {INFINITY, -INFINITY, NAN}) {
+    Vec odd = e.to_vector();
+    odd[2 * 5 + 1] = odd_value;  // row 2, which no id picks: u is finite
+    const Tensor e_odd({7, 5}, odd);
+    for (const double seed : {1.0, 0.0}) {
+      const LossAndGrads a = tied_loss(true, e_odd, ids, targets, seed);
+      const LossAndGrads b = tied_loss(false, e_odd, ids, targets, seed);
+      CHECK(same_bits(a.loss, b.loss));
+      CHECK(same_bits(a.du, b.du));
+      CHECK(same_bits(a.de, b.de));
+    }
+  }
+  // Sizes that take several tiles, panels and groups of 32 rows (V 41,
+  // d 13, B T = 2 x 20), large enough that the logits, dU and dE
+  // products are split among threads, on 1 and 3 threads.
+  ThreadsReset reset;
+  const Tensor big = noise({41, 13}, 76);
+  llm::TokenGrid big_ids{2, 20, {}}, big_targets{2, 20, {}};
+  for (std::size_t k = 0; k < 40; ++k) {
+    big_ids.ids.push_back(k * 7 % 41);
+    big_targets.ids.push_back(k * 11 % 41);
+  }
+  for (const std::size_t threads : {1, 3}) {
+    llm::set_threads(threads);
+    const LossAndGrads a = tied_loss(true, big, big_ids, big_targets, 0.3);
+    const LossAndGrads b = tied_loss(false, big, big_ids, big_targets, 0.3);
+    CHECK(same_bits(a.loss, b.loss));
+    CHECK(same_bits(a.du, b.du));
+    CHECK(same_bits(a.de, b.de));
+  }
+  // A V of 1, where every row's only logit is its target.
+  const Tensor one = noise({1, 4}, 72);
+  const llm::TokenGrid zeros{1, 2, {0, 0}};
+  const LossAndGrads a = tied_loss(true, one, zeros, zeros, 1.0);
+  const LossAndGrads b = tied_loss(false, one, zeros, zeros, 1.0);
+  CHECK(same_bits(a.loss, b.loss));
+  CHECK(same_bits(a.du, b.du));
+  CHECK(same_bits(a.de, b.de));
+}
+
+TEST_CASE("output_loss rejects what next_token_loss rejects, and two tapes",
+          "[training]") {
+  llm::Tape tape;
+  const llm::Var u = tape.leaf(noise({2, 3, 5}, 73));
+  const llm::Var e = tape.leaf(noise({7, 5}, 74));
+  const llm::TokenGrid targets{2, 3, {0, 6, 6, 4, 4, 0}};
+  CHECK(message_of<llm::ShapeError>([&] {
+          llm::output_loss(u, tape.leaf(noise({7, 4}, 75)), targets);
+        }) == "output_loss: u is [2,3,5], output is [7,4], targets are "
+              "B = 2, T = 3, expected u [B, T, d] and output [V, d], V > 0");
+  CHECK_THROWS_AS(llm::output_loss(u, e, llm::TokenGrid{3, 2, targets.ids}),
+                  llm::ShapeError);
+  CHECK_THROWS_AS(llm::output_loss(u, e, llm::TokenGrid{2, 3, {0, 6, 7, 4, 4, 0}}),
+                  llm::IndexError);
+  llm::Tape other;
+  CHECK_THROWS_AS(llm::output_loss(u, other.leaf(noise({7, 5}, 74)), targets),
+                  llm::ConfigError);
+  CHECK(tape.size() == 3);  // nothing recorded by a rejected call
+}
+
+TEST_CASE("model_hidden and output_loss give model_forward's loss and every "
+          "gradient bit for bit",
+          "[training]") {
+  const Batch batch = tiny_batch();
+  const auto grads = [&](bool composed) {
+    const Parameters p = tiny_params();
+    llm::Tape tape;
+    const llm::ParameterLeaves leaves(tape, p);
+    const llm::ModelWeights w = llm::model_weights(leaves, tiny);
+    const llm::Var loss =
+        composed
+            ? llm::next_token_loss(
+                  llm::model_forward(w, tiny, batch.inputs).logits,
+                  batch.targets)
+            : llm::output_loss(llm::model_hidden(w, tiny, batch.inputs),
+                               w.output, batch.targets);
+    tape.backward(loss);
+    std::vector<Tensor> out{loss.value()};
+    for (const NamedTensor& g : leaves.gradients()) out.push_back(g.value);
+    return out;
+  };
+  const std::vector<Tensor> a = grads(true), b = grads(false);
+  REQUIRE(a.size() == b.size());
+  REQUIRE(a.size() > 10);  // the loss and every parameter's gradient
+  for (std::size_t i = 0; i < a.size(); ++i) CHECK(same_bits(a[i], b[i]));
+}

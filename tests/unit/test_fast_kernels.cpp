@@ -10,7 +10,6 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -29,6 +28,7 @@
 #include "llm/tensor.hpp"
 #include "llm/threads.hpp"
 #include "message_of.hpp"
+#include "same_bits.hpp"
 
 namespace {
 
@@ -42,13 +42,6 @@ using Vec = std::vector<double>;
 Tensor noise(const Shape& shape, std::uint64_t seed) {
   llm::Rng rng(seed);
   return llm::init_tensor(shape, llm::fan_in_normal(3), rng);
-}
-
-// Byte-for-byte equality: tells -0.0 from 0.0 and compares NaNs.
-bool same_bits(const Vec& a, const Vec& b) {
-  return a.size() == b.size() &&
-         (a.empty() || std::memcmp(a.data(), b.data(),
-                                   a.size() * sizeof(double)) == 0);
 }
 
 // The elements of t in row-major order through at(): the simple walk.

@@ -27,6 +27,7 @@
 #include "llm/threads.hpp"
 #include "llm/training.hpp"
 #include "message_of.hpp"
+#include "same_bits.hpp"
 
 namespace {
 
@@ -394,18 +395,9 @@ TEST_CASE("train_step and evaluate_loss give the same bits on 1, 2 and 3 "
 
 namespace {
 
-// Byte-for-byte equality of two tensors' elements in row-major order:
-// tells -0.0 from 0.0.
+// The same shape and byte-for-byte the same elements in row-major order.
 bool same_bits(const Tensor& a, const Tensor& b) {
-  const std::vector<double> x = a.to_vector(), y = b.to_vector();
-  if (a.shape() != b.shape() || x.size() != y.size()) return false;
-  for (std::size_t k = 0; k < x.size(); ++k) {
-    if (std::bit_cast<std::uint64_t>(x[k]) !=
-        std::bit_cast<std::uint64_t>(y[k])) {
-      return false;
-    }
-  }
-  return true;
+  return a.shape() == b.shape() && ::same_bits(a.to_vector(), b.to_vector());
 }
 
 using Vec = std::vector<double>;

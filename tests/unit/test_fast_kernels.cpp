@@ -227,6 +227,41 @@ TEST_CASE("matmul on views and batches equals the loop bitwise",
   }
 }
 
+TEST_CASE("matmul reads a transposed or stretched a in place, with the "
+          "loop's bits",
+          "[fast-kernels]") {
+  const ThreadsReset reset;
+  const std::size_t sizes[] = {1, 7, 33, 65};
+  for (std::size_t threads : {1, 2, 3}) {
+    llm::set_threads(threads);
+    for (std::size_t m : sizes) {
+      for (std::size_t k : sizes) {
+        for (std::size_t n : sizes) {
+          // a = X^T: element (i, p) at X's [p, i], lda 1, step m.
+          const Tensor a = noise({k, m}, 40 + m).transpose(0, 1);
+          const Tensor b = noise({k, n}, 50 + n);
+          const Vec want = matmul_ipj(walk(a), b.to_vector(), m, k, n);
+          CHECK(same_bits(llm::matmul(a, b).to_vector(), want));
+        }
+      }
+    }
+  }
+  // Stride 0 inside the matrix: one row repeated (lda 0) and one column
+  // repeated (step 0), against a batch of b that stretches a's batch too.
+  const Tensor rows = noise({1, 33}, 60).broadcast_to({7, 33});
+  const Tensor cols = noise({7, 1}, 61).broadcast_to({7, 33});
+  const Tensor b = noise({3, 33, 9}, 62);
+  for (const Tensor& a : {rows, cols}) {
+    const Tensor c = llm::matmul(a, b);
+    REQUIRE(c.shape() == Shape{3, 7, 9});
+    for (std::size_t t = 0; t < 3; ++t) {
+      const Vec want = matmul_ipj(walk(a), walk(b.slice(0, t, t + 1)), 7, 33,
+                                  9);
+      CHECK(same_bits(walk(c.slice(0, t, t + 1)), want));
+    }
+  }
+}
+
 TEST_CASE("the thread count is checked", "[fast-kernels]") {
   const ThreadsReset reset;
   CHECK(llm::thread_count() == 1);

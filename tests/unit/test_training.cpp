@@ -264,15 +264,13 @@ TEST_CASE("train_step from the same state gives the same bits",
   CHECK(a[2].loss < a[0].loss);  // three steps on one batch learn it
 }
 
-TEST_CASE("train_step reports the norm before clipping and moves like "
-          "AdamW on the clipped gradient", "[training]") {
-  // The reference: the same gradient computed by hand here, clipped, and
-  // given to a second optimiser; both registries must end equal.
-  Parameters p = tiny_params(), q = tiny_params();
-  llm::AdamW opt(p, {.lr = 1e-2}), ref(q, {.lr = 1e-2});
-  const Batch batch = tiny_batch();
-  // The batch's gradient: each window's on its own tape, seeded with
-  // 1/B, added element by element in window order.
+namespace {
+
+// The batch's gradient by hand: each window's on its own tape, seeded
+// with 1/B, added element by element in window order.
+std::vector<NamedTensor> batch_gradient(const Parameters& q,
+                                        const llm::ModelConfig& config,
+                                        const Batch& batch) {
   std::vector<NamedTensor> g;
   const double share = 1.0 / double(batch.inputs.batch);
   for (std::size_t w = 0; w < batch.inputs.batch; ++w) {
@@ -280,8 +278,8 @@ TEST_CASE("train_step reports the norm before clipping and moves like "
     llm::Tape tape;
     const llm::ParameterLeaves leaves(tape, q);
     tape.backward(llm::next_token_loss(llm::model_forward(
-                                           llm::model_weights(leaves, tiny),
-                                           tiny, one.inputs)
+                                           llm::model_weights(leaves, config),
+                                           config, one.inputs)
                                            .logits,
                                        one.targets),
                   Tensor(llm::Shape{}, {share}));
@@ -297,6 +295,19 @@ TEST_CASE("train_step reports the norm before clipping and moves like "
       g[i].value = Tensor(g[i].value.shape(), sum);
     }
   }
+  return g;
+}
+
+}  // namespace
+
+TEST_CASE("train_step reports the norm before clipping and moves like "
+          "AdamW on the clipped gradient", "[training]") {
+  // The reference: the same gradient computed by hand here, clipped, and
+  // given to a second optimiser; both registries must end equal.
+  Parameters p = tiny_params(), q = tiny_params();
+  llm::AdamW opt(p, {.lr = 1e-2}), ref(q, {.lr = 1e-2});
+  const Batch batch = tiny_batch();
+  std::vector<NamedTensor> g = batch_gradient(q, tiny, batch);
   const double norm = llm::global_norm(g);
   const double clip = norm / 4;  // well below: the step must clip
   for (NamedTensor& n : g) {
@@ -356,6 +367,46 @@ TEST_CASE("a rejected train_step changes neither parameters nor optimiser",
   CHECK(p.fingerprint() == before);
   CHECK(opt.state().step == 0);
   CHECK(opt.options().lr == 1e-2);
+}
+
+TEST_CASE("train_step sums the windows' gradients in window order on 1, 2 "
+          "and 3 threads, for a parameter of over 1000 elements",
+          "[training]") {
+  // A table of 70 x 16 = 1120 elements, which the threads could split;
+  // five windows add four terms to the first.
+  struct Reset {
+    ~Reset() { llm::set_threads(1); }
+  } reset;
+  const llm::ModelConfig wide{.vocab = 70, .d_model = 16, .layers = 1,
+                              .heads = 2, .ffn_width = 24, .context = 6};
+  Docs docs(2);
+  llm::Rng ids(7);
+  for (std::vector<TokenId>& doc : docs) {
+    for (int t = 0; t < 40; ++t) doc.push_back(ids.next_u64() % 70);
+  }
+  llm::Rng rng(5);
+  const Batch batch = llm::sample_batch(docs, 5, 6, rng);
+  Parameters q(31);
+  llm::add_model_parameters(q, wide);
+  REQUIRE(q.list()[0].value.numel() == 1120);
+  const std::vector<NamedTensor> g = batch_gradient(q, wide, batch);
+  // No clipping (a threshold far above the norm), so AdamW's first step
+  // on g is the reference.
+  llm::AdamW ref(q, {.lr = 1e-2});
+  ref.step(q, g);
+  for (std::size_t threads : {1, 2, 3}) {
+    llm::set_threads(threads);
+    Parameters p(31);
+    llm::add_model_parameters(p, wide);
+    llm::AdamW opt(p, {.lr = 1e-2});
+    const llm::StepResult r = llm::train_step(p, opt, wide, batch, 1e-2, 1e9);
+    CHECK(std::bit_cast<std::uint64_t>(r.grad_norm) ==
+          std::bit_cast<std::uint64_t>(llm::global_norm(g)));
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      CHECK(::same_bits(p.list()[i].value.to_vector(),
+                        q.list()[i].value.to_vector()));
+    }
+  }
 }
 
 TEST_CASE("train_step and evaluate_loss give the same bits on 1, 2 and 3 "

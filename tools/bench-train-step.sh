@@ -19,6 +19,9 @@ install_missing bench python3-torch python3-numpy libopenblas0-pthread time
 openblas=$(ls /usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblas.so.0 \
            /usr/lib/*/openblas-pthread/libopenblas.so.0 2>/dev/null | head -1)
 [[ -n "$openblas" ]] || { echo "bench: libopenblas.so.0 not found" >&2; exit 1; }
+source tools/openblas-core.sh  # its kernels for this processor
+openblas_core "$openblas"
+echo "$openblas_note"
 
 [[ -f build/build.ninja ]] || tools/setup.sh
 cmake --build build --target bench_train_step > /dev/null

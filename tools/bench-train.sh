@@ -15,6 +15,9 @@
 # LD_LIBRARY_PATH whatever the system's default libblas.so.3 is: Debian's
 # reference BLAS is about 8x slower and its pthread OpenBLAS about 3x
 # slower at 2 threads, and neither is what a reader would compare with.
+# Where OpenBLAS does not know the processor, tools/openblas-core.sh
+# names the kernels it should run (OpenBLAS 0.3.21 on a recent Intel
+# Xeon would otherwise run its slowest, about 8x slower in float64).
 #
 # Each run takes STEPS steps; the first two are a warm-up and are not
 # timed, and the median of the others gives seconds per step. Runs of
@@ -53,6 +56,10 @@ if [[ ! -f $openblas/libblas.so.3 ]]; then
   echo "bench-train: $openblas/libblas.so.3 is missing (libopenblas0-openmp; tools/setup.sh installs it)" >&2
   exit 1
 fi
+# OpenBLAS's kernels for this processor, even where OpenBLAS does not
+# know it (OPENBLAS_CORETYPE, exported for the PyTorch runs).
+source tools/openblas-core.sh
+openblas_core "$openblas/libopenblas.so.0"
 
 # The book as it is now, and as it was at BEFORE, built in a worktree
 # of its own (kept under build-bench/ for the next run).
@@ -117,6 +124,7 @@ read -r _ vocab width layers heads ffn _ < "$out/dump"
 echo "training step of the model V $vocab, d $width, N $layers, h $heads, f $ffn,"
 echo "B $batch x T 64 = $tokens tokens, median of $((steps - 2)) steps after 2 of warm-up"
 echo "before: $before_sha; PyTorch $(/usr/bin/python3 -c 'import torch; print(torch.__version__)') on $openblas"
+echo "$openblas_note"
 printf '%-16s %7s %11s %10s %9s %16s\n' side threads "s per step" "tokens/s" "peak MiB" "loss vs book"
 declare -A tps
 for threads in 1 2; do

@@ -17,7 +17,8 @@
 # slower at 2 threads, and neither is what a reader would compare with.
 # Where OpenBLAS does not know the processor, tools/openblas-core.sh
 # names the kernels it should run (OpenBLAS 0.3.21 on a recent Intel
-# Xeon would otherwise run its slowest, about 8x slower in float64).
+# Xeon would otherwise run its generic ones, 7 to 8 times slower in
+# float64).
 #
 # Each run takes STEPS steps; the first two are a warm-up and are not
 # timed, and the median of the others gives seconds per step. Runs of

@@ -26,9 +26,10 @@ haswell="fpu sse2 ssse3 fma sse4_2 avx avx2"
 expect_type COOPERLAKE "$sapphire"
 expect_type SKYLAKEX "$skylake_sp"
 expect_type HASWELL "$knights"
+expect_type HASWELL "${skylake_sp/ avx512cd/}"  # AVX-512 without CD
 expect_type HASWELL "$haswell"
 expect_type HASWELL "fpu avx512_fp16 fma avx2"  # avx512_fp16 is not avx512f
-expect_type "" "fpu sse2 ssse3 sse4_2 avx"    # no AVX2: Prescott is right
+expect_type "" "fpu sse2 ssse3 sse4_2 avx"    # no AVX2: left to OpenBLAS
 expect_type "" "fpu sse2 avx2"                # AVX2 without FMA
 
 # openblas_core with a stand-in library: Prescott unless

@@ -1,11 +1,12 @@
 # Sourced by the benchmarks that compare with OpenBLAS (bench-train.sh,
 # bench-train-step.sh). OpenBLAS picks its kernels for the processor it
 # finds when it loads. A release older than the processor does not know
-# it and falls back to its oldest x86-64 kernels, "Prescott": OpenBLAS
+# it and falls back to its generic x86-64 kernels, "Prescott": OpenBLAS
 # 0.3.21 (Debian 12's) on an Intel Xeon of family 6, model 207 multiplies
-# 512 x 512 matrices in float64 at 4 GFLOP/s there, and at 30 with its
-# SkylakeX kernels. A benchmark against that fallback measures the wrong
-# thing.
+# 512 x 512 float64 matrices 7 to 8 times slower with them than with its
+# Cooperlake kernels (one thread, two measurements on a shared machine:
+# 4.1 against 32.8 GFLOP/s and 9.2 against 60-70). A benchmark against
+# that fallback measures the wrong thing.
 #
 # openblas_core LIB: when the OpenBLAS library LIB would run Prescott on a
 # processor with AVX2 or AVX-512, exports OPENBLAS_CORETYPE naming the
@@ -24,11 +25,12 @@ print(lib.openblas_get_corename().decode())' "$1"
 }
 
 # The OPENBLAS_CORETYPE for the processor flags $1 (space-separated), or
-# nothing when Prescott is right for them.
+# nothing for a processor without AVX2 and FMA (left to OpenBLAS).
 openblas_coretype_for() {
   local flags=" $1 "
-  if [[ $flags == *" avx512f "* && $flags == *" avx512vl "* &&
-        $flags == *" avx512bw "* && $flags == *" avx512dq "* ]]; then
+  if [[ $flags == *" avx512f "* && $flags == *" avx512cd "* &&
+        $flags == *" avx512vl "* && $flags == *" avx512bw "* &&
+        $flags == *" avx512dq "* ]]; then
     if [[ $flags == *" avx512_bf16 "* ]]; then echo COOPERLAKE; else echo SKYLAKEX; fi
   elif [[ $flags == *" avx2 "* && $flags == *" fma "* ]]; then
     echo HASWELL

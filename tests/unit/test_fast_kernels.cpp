@@ -74,6 +74,22 @@ struct ThreadsReset {
   ~ThreadsReset() { llm::set_threads(1); }
 };
 
+// check(m, k, n) for every m, k, n in {1, 7, 33, 65} (one tile, a tile
+// and a part, several panels and row groups) on 1, 2 and 3 threads.
+template <typename Check>
+void for_odd_shapes(Check check) {
+  const ThreadsReset reset;
+  const std::size_t sizes[] = {1, 7, 33, 65};
+  for (std::size_t threads : {1, 2, 3}) {
+    llm::set_threads(threads);
+    for (std::size_t m : sizes) {
+      for (std::size_t k : sizes) {
+        for (std::size_t n : sizes) check(m, k, n);
+      }
+    }
+  }
+}
+
 }  // namespace
 
 TEST_CASE("to_vector walks views in row-major order", "[fast-kernels]") {
@@ -170,21 +186,12 @@ TEST_CASE("reductions fold each axis in index order", "[fast-kernels]") {
 
 TEST_CASE("matmul equals the i-p-j loop bitwise on odd shapes",
           "[fast-kernels]") {
-  const ThreadsReset reset;
-  const std::size_t sizes[] = {1, 7, 33, 65};
-  for (std::size_t threads : {1, 2, 3}) {
-    llm::set_threads(threads);
-    for (std::size_t m : sizes) {
-      for (std::size_t k : sizes) {
-        for (std::size_t n : sizes) {
-          const Tensor a = noise({m, k}, 10 + m);
-          const Tensor b = noise({k, n}, 20 + n);
-          const Vec want = matmul_ipj(a.to_vector(), b.to_vector(), m, k, n);
-          CHECK(same_bits(llm::matmul(a, b).to_vector(), want));
-        }
-      }
-    }
-  }
+  for_odd_shapes([](std::size_t m, std::size_t k, std::size_t n) {
+    const Tensor a = noise({m, k}, 10 + m);
+    const Tensor b = noise({k, n}, 20 + n);
+    const Vec want = matmul_ipj(a.to_vector(), b.to_vector(), m, k, n);
+    CHECK(same_bits(llm::matmul(a, b).to_vector(), want));
+  });
 }
 
 TEST_CASE("matmul on views and batches equals the loop bitwise",
@@ -230,22 +237,13 @@ TEST_CASE("matmul on views and batches equals the loop bitwise",
 TEST_CASE("matmul reads a transposed or stretched a in place, with the "
           "loop's bits",
           "[fast-kernels]") {
-  const ThreadsReset reset;
-  const std::size_t sizes[] = {1, 7, 33, 65};
-  for (std::size_t threads : {1, 2, 3}) {
-    llm::set_threads(threads);
-    for (std::size_t m : sizes) {
-      for (std::size_t k : sizes) {
-        for (std::size_t n : sizes) {
-          // a = X^T: element (i, p) at X's [p, i], lda 1, step m.
-          const Tensor a = noise({k, m}, 40 + m).transpose(0, 1);
-          const Tensor b = noise({k, n}, 50 + n);
-          const Vec want = matmul_ipj(walk(a), b.to_vector(), m, k, n);
-          CHECK(same_bits(llm::matmul(a, b).to_vector(), want));
-        }
-      }
-    }
-  }
+  for_odd_shapes([](std::size_t m, std::size_t k, std::size_t n) {
+    // a = X^T: element (i, p) at X's [p, i], lda 1, step m.
+    const Tensor a = noise({k, m}, 40 + m).transpose(0, 1);
+    const Tensor b = noise({k, n}, 50 + n);
+    const Vec want = matmul_ipj(walk(a), b.to_vector(), m, k, n);
+    CHECK(same_bits(llm::matmul(a, b).to_vector(), want));
+  });
   // Stride 0 inside the matrix: one row repeated (lda 0) and one column
   // repeated (step 0), against a batch of b that stretches a's batch too.
   const Tensor rows = noise({1, 33}, 60).broadcast_to({7, 33});

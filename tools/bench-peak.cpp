@@ -163,9 +163,10 @@ double product_rate(int reps, std::size_t m, std::size_t k, std::size_t n,
                             ? llm::Tensor({n, k}, splitmix_values(n * k, 2))
                                   .transpose(0, 1)
                             : llm::Tensor({k, n}, splitmix_values(k * n, 2));
-  // Small products are repeated, so that one timing is about 5 ms.
+  // A product is repeated to about 1e8 operations a timing (2 ms at 50
+  // GFLOP/s), so that a small one is not lost in the clock's resolution.
   const double flops = 2.0 * double(m) * double(k) * double(n);
-  const int times = std::max(1, int(1e7 / flops));
+  const int times = std::max(1, int(1e8 / flops));
   const double s = best_seconds(reps, [&] {
     for (int t = 0; t < times; ++t) sink += llm::matmul(a, b).at({0, 0});
   });
@@ -176,8 +177,8 @@ double product_rate(int reps, std::size_t m, std::size_t k, std::size_t n,
 
 int main(int argc, char** argv) {
   const int reps = argc > 1 ? std::atoi(argv[1]) : 5;
-  if (reps < 1) {
-    std::fprintf(stderr, "usage: bench_peak [REPETITIONS >= 1]\n");
+  if (reps < 1 || reps > 1000) {
+    std::fprintf(stderr, "usage: bench_peak [REPETITIONS, 1 to 1000]\n");
     return 2;
   }
   llm::set_threads(1);

@@ -13,12 +13,17 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 reps=${1:-9}
 
-# The outside references, from Debian (Debian's python3, not PATH's).
+# The outside references, from Debian (Debian's python3, not PATH's):
+# PyTorch and cblas_dgemm both on OpenBLAS's OpenMP build, PyTorch's
+# chosen with LD_LIBRARY_PATH as tools/bench-train.sh does, whatever
+# the system's default libblas.so.3 is.
 source tools/install-missing.sh
-install_missing bench python3-torch python3-numpy libopenblas0-pthread time
-openblas=$(ls /usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblas.so.0 \
-           /usr/lib/*/openblas-pthread/libopenblas.so.0 2>/dev/null | head -1)
-[[ -n "$openblas" ]] || { echo "bench: libopenblas.so.0 not found" >&2; exit 1; }
+install_missing bench python3-torch python3-numpy libopenblas0-openmp time
+dir=$(ls -d /usr/lib/x86_64-linux-gnu/openblas-openmp \
+        /usr/lib/*/openblas-openmp 2>/dev/null | head -1 || true)
+openblas=$dir/libopenblas.so.0
+[[ -n "$dir" && -f $openblas && -f $dir/libblas.so.3 ]] ||
+  { echo "bench: OpenBLAS's OpenMP build (libopenblas0-openmp) not found" >&2; exit 1; }
 source tools/openblas-core.sh  # its kernels for this processor
 openblas_core "$openblas"
 echo "$openblas_note"
@@ -31,7 +36,7 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 for threads in 1 2; do
   "$book" "$reps" "$threads" > "$out/book$threads"
-  OPENBLAS_NUM_THREADS=$threads OMP_NUM_THREADS=$threads \
+  OPENBLAS_NUM_THREADS=$threads OMP_NUM_THREADS=$threads LD_LIBRARY_PATH="$dir" \
     /usr/bin/python3 - "$reps" "$threads" "$openblas" > "$out/ref$threads" <<'PY'
 import ctypes, statistics, sys, time
 import torch

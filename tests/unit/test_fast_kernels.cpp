@@ -542,9 +542,9 @@ TEST_CASE("accumulate in place or into a temporary's buffer gives add's "
   }
 }
 
-TEST_CASE("a first term with no -0 or NaN becomes the gradient's buffer; "
-          "one with either, or a view, is copied; accumulate writes into "
-          "neither",
+TEST_CASE("a first term whose 0.0 + x is x bit for bit becomes the "
+          "gradient's buffer; one with -0 or a signalling NaN, or a view, "
+          "is copied; accumulate writes into neither",
           "[fast-kernels]") {
   const Tensor t = noise({7, 33}, 41);  // no zeros at all
   const Vec before = t.to_vector();
@@ -577,6 +577,20 @@ TEST_CASE("a first term with no -0 or NaN becomes the gradient's buffer; "
   q.accumulate(tn);
   CHECK_FALSE(q.grad().shares_buffer_with(tn));
   CHECK(same_bits(q.grad().to_vector(), simple_sum({tn})));
+
+  // A quiet NaN is shared exactly when 0.0 + x gives back its bits, as
+  // x86-64 does (it keeps a quiet NaN's payload); either way the
+  // gradient has the bits of the simple code's 0.0 + x.
+  Vec with_quiet = before;
+  with_quiet[20] = std::bit_cast<double>(std::uint64_t{0x7ff8000000000123});
+  const Tensor tq({7, 33}, with_quiet);
+  volatile double zero = 0.0;  // added at run time, not folded
+  const bool kept = std::bit_cast<std::uint64_t>(zero + with_quiet[20]) ==
+                    std::bit_cast<std::uint64_t>(with_quiet[20]);
+  const llm::Var u = tape.leaf(Tensor({7, 33}));
+  u.accumulate(tq);
+  CHECK(u.grad().shares_buffer_with(tq) == kept);
+  CHECK(same_bits(u.grad().to_vector(), simple_sum({tq})));
 
   const Tensor flipped = noise({33, 7}, 43).transpose(0, 1);
   const llm::Var z = tape.leaf(Tensor({7, 33}));

@@ -34,29 +34,33 @@ function(book_demo_target stem out_var)
   set(${out_var} ch${number} PARENT_SCOPE)
 endfunction()
 
+# The vectoriser's cost model (-fvect-cost-model) for TARGET's sources in
+# SNIPPETS. At -O2, GCC 12's model is "very-cheap": it vectorises a loop
+# only when vector code replaces the scalar loop entirely (no scalar
+# remainder, no check at run time), which leaves most of the library's
+# elementwise loops scalar; "cheap" vectorises those too. The matrix
+# product's tile keeps "very-cheap" in every build type: under "cheap"
+# (and -O3's "dynamic") GCC also vectorises the tile's loop over the
+# inner extent, and a training step runs several times slower. A
+# vectorised loop over independent elements rounds each element as the
+# scalar loop does, and a sum it vectorises is still added in order: GCC
+# reorders a sum of doubles only when allowed to (-fassociative-math with
+# -fno-signed-zeros and -fno-trapping-math, as -ffast-math implies, or an
+# OpenMP simd reduction), and the build allows neither; so the bits are
+# the same. Emscripten's build of the workbenches does not come here.
+function(book_vectorise target snippets)
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    target_compile_options(${target} PRIVATE -fvect-cost-model=cheap)
+    set_property(SOURCE ${snippets}/llm/matmul.cpp APPEND PROPERTY
+      COMPILE_OPTIONS -fvect-cost-model=very-cheap)
+  endif()
+endfunction()
+
 # book_snippet_build(SNIPPETS DIR [DEMOS STEM...] [LAUNCHER COMMAND...])
 # makes llm from DIR's library sources, the demo of each STEM (default:
 # every demo) and every program, as DIR/snippets.cmake lists them (it is
 # included here). LAUNCHER wraps each of their compiles (the book's
 # `litbook compile`, which maps diagnostics back to chapter lines).
-# GCC's vectoriser, told what to weigh (-fvect-cost-model): at -O2 GCC 12
-# vectorises a loop only when it needs no scalar remainder and no run-time
-# check ("very-cheap"), which leaves most of the library's elementwise
-# loops scalar; "cheap" vectorises them too. The matrix product's tile
-# keeps "very-cheap" in every build type: under "cheap" (and -O3's
-# "dynamic") GCC also vectorises the tile's loop over the inner extent
-# and the training step runs about four times slower. Vectorising a loop
-# of independent elements rounds each element as the scalar loop does,
-# and GCC does not vectorise a sum without -ffast-math, so the bits are
-# the same.
-function(book_vectorise target snippets)
-  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
-    target_compile_options(${target} PRIVATE -fvect-cost-model=cheap)
-    set_source_files_properties(${snippets}/llm/matmul.cpp PROPERTIES
-      COMPILE_OPTIONS -fvect-cost-model=very-cheap)
-  endif()
-endfunction()
-
 function(book_snippet_build)
   cmake_parse_arguments(PARSE_ARGV 0 arg "" "SNIPPETS" "DEMOS;LAUNCHER")
   include(${arg_SNIPPETS}/snippets.cmake)

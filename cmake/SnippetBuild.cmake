@@ -76,6 +76,11 @@ function(book_snippet_build)
     add_library(llm STATIC ${sources})
     target_include_directories(llm PUBLIC ${arg_SNIPPETS})
     book_vectorise(llm ${arg_SNIPPETS})
+    # A call into a shared library (libm's exp and log, malloc, memset)
+    # loads the callee's address from the GOT where it is made, instead
+    # of jumping to a PLT stub that jumps again; every such symbol is then
+    # bound when the program loads. The arithmetic does not change.
+    target_compile_options(llm PRIVATE -fno-plt)
     list(APPEND targets llm)
   else()
     add_library(llm INTERFACE)

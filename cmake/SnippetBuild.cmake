@@ -47,10 +47,14 @@ endfunction()
 # reorders a sum of doubles only when allowed to (-fassociative-math with
 # -fno-signed-zeros and -fno-trapping-math, as -ffast-math implies, or an
 # OpenMP simd reduction), and the build allows neither; so the bits are
-# the same. Emscripten's build of the workbenches does not come here.
+# the same. -fno-math-errno lets a square root be one instruction (sqrtsd
+# rounds as libm's sqrt does) instead of a call kept for errno, which no
+# caller of the library reads, so a loop with one can be vectorised.
+# Emscripten's build of the workbenches does not come here.
 function(book_vectorise target snippets)
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
-    target_compile_options(${target} PRIVATE -fvect-cost-model=cheap)
+    target_compile_options(${target} PRIVATE -fvect-cost-model=cheap
+      -fno-math-errno)
     set_property(SOURCE ${snippets}/llm/matmul.cpp APPEND PROPERTY
       COMPILE_OPTIONS -fvect-cost-model=very-cheap)
   endif()

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -717,6 +718,55 @@ TEST_CASE("AdamW writes a row-major parameter through its buffer, at an "
   const Tensor view = w.transpose(0, 1).contiguous().transpose(0, 1);
   REQUIRE_FALSE(view.is_contiguous());
   CHECK(same_bits(run(view), want));
+}
+
+TEST_CASE("AdamW's check names the first non-finite gradient element in "
+          "row-major order, read in place or through a view, and changes "
+          "nothing", "[fast-kernels]") {
+  // The simple check_step copies the gradient with to_vector and throws
+  // at the first element std::isfinite rejects, printing it with
+  // std::to_string ("inf", "-inf"); the fast one must find the same
+  // element. Lengths 1, 7, 33 and 65 put the bad element in the vector
+  // loop's body and in its scalar remainder.
+  const double inf = std::numeric_limits<double>::infinity();
+  const double huge = std::numeric_limits<double>::max();  // finite
+  const auto message = [](const Tensor& grad) {
+    llm::Parameters p(27);
+    p.add("w", Tensor(grad.shape()));
+    llm::AdamW opt(p, {.lr = 1e-2});
+    const Vec before = walk(p.list()[0].value);
+    const std::string m = message_of<llm::DomainError>(
+        [&] { opt.step(p, {{"w", grad}}); });
+    CHECK(same_bits(walk(p.list()[0].value), before));
+    CHECK(opt.state().step == 0);
+    return m;
+  };
+  for (const std::size_t n : {1u, 7u, 33u, 65u}) {
+    Vec v(n, huge);  // every element finite, the largest double
+    v[n - 1] = -inf;
+    CHECK(message(Tensor({n}, v)) == "AdamW::step: gradient of 'w' holds -inf");
+    if (n > 1) {
+      v[n / 2] = inf;  // the first in order wins
+      CHECK(message(Tensor({n}, v)) == "AdamW::step: gradient of 'w' holds inf");
+    }
+  }
+  // A transposed view: buffer order and row-major order disagree. The
+  // buffer [3, 2] holds -inf at (0, 1) and inf at (1, 0); the view
+  // [2, 3] reads (0, 0) (0, 1) (0, 2) = buffer 0, 2, 4, so +inf (buffer
+  // position 2) comes first in row-major order, -inf (position 1) later.
+  const Tensor t = Tensor({3, 2}, {0.5, -inf, inf, 1.0, 2.0, 3.0}).transpose(0, 1);
+  REQUIRE_FALSE(t.is_contiguous());
+  CHECK(message(t) == "AdamW::step: gradient of 'w' holds inf");
+  // A NaN is not finite either; std::to_string prints it as nan or -nan.
+  const std::string nan_message =
+      message(Tensor({7}, {0, 1, 2, 3, 4, std::nan(""), 6}));
+  CHECK(nan_message.rfind("AdamW::step: gradient of 'w' holds ", 0) == 0);
+  CHECK(nan_message.find("nan") != std::string::npos);
+  // Every finite gradient, the largest included, passes.
+  llm::Parameters p(27);
+  p.add("w", Tensor({33}));
+  llm::AdamW opt(p, {.lr = 1e-2});
+  CHECK_NOTHROW(opt.step(p, {{"w", Tensor({33}, Vec(33, huge))}}));
 }
 
 namespace {

@@ -48,8 +48,9 @@ endfunction()
 # -fno-signed-zeros and -fno-trapping-math, as -ffast-math implies, or an
 # OpenMP simd reduction), and the build allows neither; so the bits are
 # the same. -fno-math-errno lets a square root be one instruction (sqrtsd
-# rounds as libm's sqrt does) instead of a call kept for errno, which no
-# caller of the library reads, so a loop with one can be vectorised.
+# rounds as libm's sqrt does) with no test and call beside it for errno,
+# which nothing after the library's math calls reads, so a loop with one
+# can be vectorised.
 # Emscripten's build of the workbenches does not come here.
 function(book_vectorise target snippets)
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")

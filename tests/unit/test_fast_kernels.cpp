@@ -726,8 +726,9 @@ TEST_CASE("AdamW's check names the first non-finite gradient element in "
   // The simple check_step copies the gradient with to_vector and throws
   // at the first element std::isfinite rejects, printing it with
   // std::to_string ("inf", "-inf"); the fast one must find the same
-  // element. Lengths 1, 7, 33 and 65 put the bad element in the vector
-  // loop's body and in its scalar remainder.
+  // element. With two doubles a vector instruction, an odd length's
+  // last element is the scalar remainder's; a bad element alone in the
+  // body (position 4) and alone in the remainder are both caught.
   const double inf = std::numeric_limits<double>::infinity();
   const double huge = std::numeric_limits<double>::max();  // finite
   const auto message = [](const Tensor& grad) {
@@ -741,6 +742,11 @@ TEST_CASE("AdamW's check names the first non-finite gradient element in "
     CHECK(opt.state().step == 0);
     return m;
   };
+  for (const std::size_t n : {7u, 33u, 65u}) {
+    Vec v(n, huge);
+    v[4] = -inf;  // in the vector body, the only bad element
+    CHECK(message(Tensor({n}, v)) == "AdamW::step: gradient of 'w' holds -inf");
+  }
   for (const std::size_t n : {1u, 7u, 33u, 65u}) {
     Vec v(n, huge);  // every element finite, the largest double
     v[n - 1] = -inf;
@@ -757,6 +763,19 @@ TEST_CASE("AdamW's check names the first non-finite gradient element in "
   const Tensor t = Tensor({3, 2}, {0.5, -inf, inf, 1.0, 2.0, 3.0}).transpose(0, 1);
   REQUIRE_FALSE(t.is_contiguous());
   CHECK(message(t) == "AdamW::step: gradient of 'w' holds inf");
+  // Row-major slices at an offset are read in place: the element
+  // before the slice is not the gradient's, the one at its end is.
+  const Tensor after_inf = Tensor({4}, {inf, 1.0, 2.0, 3.0}).slice(0, 1, 4);
+  const Tensor ends_inf = Tensor({4}, {1.0, 2.0, 3.0, inf}).slice(0, 1, 4);
+  REQUIRE(after_inf.is_contiguous());
+  REQUIRE(after_inf.offset() == 1);
+  {
+    llm::Parameters p(27);
+    p.add("w", Tensor({3}));
+    llm::AdamW opt(p, {.lr = 1e-2});
+    CHECK_NOTHROW(opt.step(p, {{"w", after_inf}}));
+  }
+  CHECK(message(ends_inf) == "AdamW::step: gradient of 'w' holds inf");
   // A NaN is not finite either; std::to_string prints it as nan or -nan.
   const std::string nan_message =
       message(Tensor({7}, {0, 1, 2, 3, 4, std::nan(""), 6}));
@@ -767,6 +786,65 @@ TEST_CASE("AdamW's check names the first non-finite gradient element in "
   p.add("w", Tensor({33}));
   llm::AdamW opt(p, {.lr = 1e-2});
   CHECK_NOTHROW(opt.step(p, {{"w", Tensor({33}, Vec(33, huge))}}));
+}
+
+TEST_CASE("AdamW reads a gradient that lies on a parameter's buffer as "
+          "the simple loop does, on any number of threads",
+          "[fast-kernels]") {
+  const ThreadsReset reset;
+  // The simple loop copies each parameter's gradient (to_vector) just
+  // before updating that parameter, in registry order. So the expected
+  // result of each case is the same step given, instead of the shared
+  // gradient, an independent copy of the values the simple loop would
+  // copy: taken before the step when nothing before the parameter in
+  // the registry writes them.
+  const auto values = [](const llm::Parameters& p) {
+    Vec out;
+    for (const llm::NamedTensor& n : p.list()) {
+      const Vec v = walk(n.value);
+      out.insert(out.end(), v.begin(), v.end());
+    }
+    return out;
+  };
+  for (const std::size_t threads : {1u, 2u, 3u}) {
+    llm::set_threads(threads);
+    // The gradient is the parameter's own buffer, one element behind:
+    // parameter element k is buffer k + 1, gradient element k buffer k.
+    const auto own = [&](bool copy) {
+      const Tensor buffer = noise({4097}, 70).contiguous();
+      llm::Parameters p(27);
+      p.add("w", buffer.slice(0, 1, 4097));
+      const Tensor grad = buffer.slice(0, 0, 4096);
+      llm::AdamW opt(p, {.lr = 1e-2, .weight_decay = 0.1});
+      opt.step(p, {{"w", copy ? grad.contiguous() : grad}});
+      return values(p);
+    };
+    CHECK(same_bits(own(false), own(true)));
+  }
+  // Parameter a's gradient is parameter b itself. The simple loop reads
+  // b before b's update when a comes first in the registry, after it
+  // when b comes first; so does one thread reading b in place, in
+  // registry order. Any number of threads must give those bits (with
+  // threads splitting the parameters, a would race with b's update).
+  const auto cross = [&](std::size_t threads, bool a_first, bool copy) {
+    llm::set_threads(threads);
+    llm::Parameters p(27);
+    const Tensor a = noise({256, 257}, 71).contiguous();
+    const Tensor b = noise({256, 257}, 72).contiguous();
+    if (a_first) p.add("a", a);
+    p.add("b", b);
+    if (!a_first) p.add("a", a);
+    llm::AdamW opt(p, {.lr = 1e-2});
+    opt.step(p, {{"a", copy ? b.contiguous() : b},
+                 {"b", noise({256, 257}, 73).contiguous()}});
+    return values(p);
+  };
+  CHECK(same_bits(cross(1, true, false), cross(1, true, true)));
+  for (const bool a_first : {true, false}) {
+    const Vec one = cross(1, a_first, false);
+    CHECK(same_bits(cross(2, a_first, false), one));
+    CHECK(same_bits(cross(3, a_first, false), one));
+  }
 }
 
 namespace {

@@ -235,18 +235,21 @@ TEST_CASE("matmul on views and batches equals the loop bitwise",
   }
 }
 
-TEST_CASE("matmul reads a transposed or stretched a in place, with the "
-          "loop's bits",
+TEST_CASE("matmul on a transposed or stretched a, read in place or "
+          "copied by rows of four, gives the loop's bits",
           "[fast-kernels]") {
   for_odd_shapes([](std::size_t m, std::size_t k, std::size_t n) {
-    // a = X^T: element (i, p) at X's [p, i], lda 1, step m.
+    // a = X^T: element (i, p) at X's [p, i], lda 1, step m. For m > 1,
+    // n of 1 and 7 (under four panels) read it in place, 33 and 65 copy
+    // it first; m = 1 has step 1 and is read in place.
     const Tensor a = noise({k, m}, 40 + m).transpose(0, 1);
     const Tensor b = noise({k, n}, 50 + n);
     const Vec want = matmul_ipj(walk(a), b.to_vector(), m, k, n);
     CHECK(same_bits(llm::matmul(a, b).to_vector(), want));
   });
   // Stride 0 inside the matrix: one row repeated (lda 0) and one column
-  // repeated (step 0), against a batch of b that stretches a's batch too.
+  // repeated (step 0, never copied), against a batch of b that stretches
+  // a's batch too.
   const Tensor rows = noise({1, 33}, 60).broadcast_to({7, 33});
   const Tensor cols = noise({7, 1}, 61).broadcast_to({7, 33});
   const Tensor b = noise({3, 33, 9}, 62);

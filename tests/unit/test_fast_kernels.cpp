@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,7 @@
 #include "llm/autograd.hpp"
 #include "llm/decoder_block.hpp"
 #include "llm/error.hpp"
+#include "llm/frozen.hpp"
 #include "llm/layers.hpp"
 #include "llm/matmul.hpp"
 #include "llm/model_ops.hpp"
@@ -261,6 +263,72 @@ TEST_CASE("matmul on a transposed or stretched a, read in place or "
                                   9);
       CHECK(same_bits(walk(c.slice(0, t, t + 1)), want));
     }
+  }
+}
+
+TEST_CASE("frozen_panels makes a frozen view's numbers once, keeps them "
+          "while any FrozenBuffers holds the buffer, and not otherwise",
+          "[fast-kernels]") {
+  llm::Parameters params(9);
+  const double* buffer = params.add("w", noise({65, 33}, 40)).buffer().data();
+  int made = 0;
+  const auto make = [&made] {
+    ++made;
+    return std::shared_ptr<const double[]>(new double[1]{1.0 * made});
+  };
+  const llm::MatrixView w{0, 65, 33, 33, 1}, w_t{0, 33, 65, 1, 33};
+  llm::frozen_panels(buffer, w, make);  // not frozen: made every time
+  llm::frozen_panels(buffer, w, make);
+  CHECK(made == 2);
+  {
+    const llm::FrozenBuffers frozen(params);
+    const auto first = llm::frozen_panels(buffer, w, make);
+    CHECK(made == 3);
+    CHECK(llm::frozen_panels(buffer, w, make) == first);  // kept
+    CHECK(made == 3);
+    llm::frozen_panels(buffer, w_t, make);  // another view: its own
+    CHECK(made == 4);
+    { const llm::FrozenBuffers nested(params); }  // ends; `frozen` holds on
+    CHECK(llm::frozen_panels(buffer, w, make) == first);
+    CHECK(made == 4);
+  }
+  llm::frozen_panels(buffer, w, make);  // thawed: the kept numbers are gone
+  CHECK(made == 5);
+}
+
+TEST_CASE("matmul on a frozen weight gives the loop's bits, and after the "
+          "weight is thawed and updated in place, the new weight's",
+          "[fast-kernels]") {
+  const ThreadsReset reset;
+  for (std::size_t threads : {1, 2}) {
+    llm::set_threads(threads);
+    llm::Parameters params(10);
+    params.add("w", noise({65, 33}, 41));
+    const Tensor x = noise({4, 7, 65}, 42);  // 4 batches meet one w
+    const Tensor g = noise({7, 33}, 43);
+    const auto check = [&](const Tensor& w) {
+      const Vec wv = walk(w), wt = walk(w.transpose(0, 1));
+      for (int twice = 0; twice < 2; ++twice) {  // packed, then kept
+        const Tensor c = llm::matmul(x, w);
+        for (std::size_t t = 0; t < 4; ++t) {
+          const Vec want = matmul_ipj(walk(x.slice(0, t, t + 1)), wv, 7, 65,
+                                      33);
+          CHECK(same_bits(walk(c.slice(0, t, t + 1)), want));
+        }
+        const Tensor d = llm::matmul(g, w.transpose(0, 1));  // G W^T
+        CHECK(same_bits(walk(d), matmul_ipj(walk(g), wt, 7, 33, 65)));
+      }
+    };
+    const double* buffer = params.list()[0].value.buffer().data();
+    {
+      const llm::FrozenBuffers frozen(params);
+      check(params.list()[0].value);
+    }
+    llm::AdamW opt(params, {.lr = 0.5});
+    opt.step(params, {{"w", noise({65, 33}, 44)}});  // writes w in place
+    REQUIRE(params.list()[0].value.buffer().data() == buffer);
+    const llm::FrozenBuffers frozen(params);
+    check(params.list()[0].value);  // the updated numbers, not old panels
   }
 }
 

@@ -32,6 +32,7 @@ set(LITBOOK_LIBRARY_SOURCES
   llm/decoder_block.cpp
   llm/head_blocks.cpp
   llm/threads.cpp
+  llm/frozen.cpp
   llm/decoder_model.cpp
   llm/training.cpp
   llm/evaluation.cpp
@@ -74,6 +75,7 @@ set(LITBOOK_HEADERS
   llm/decoder_block.hpp
   llm/head_blocks.hpp
   llm/threads.hpp
+  llm/frozen.hpp
   llm/decoder_model.hpp
   llm/training.hpp
   llm/evaluation.hpp

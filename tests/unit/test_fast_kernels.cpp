@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,7 @@
 #include "llm/autograd.hpp"
 #include "llm/decoder_block.hpp"
 #include "llm/error.hpp"
+#include "llm/frozen.hpp"
 #include "llm/layers.hpp"
 #include "llm/matmul.hpp"
 #include "llm/model_ops.hpp"
@@ -261,6 +263,112 @@ TEST_CASE("matmul on a transposed or stretched a, read in place or "
                                   9);
       CHECK(same_bits(walk(c.slice(0, t, t + 1)), want));
     }
+  }
+}
+
+TEST_CASE("frozen_panels makes a frozen view's numbers once, keeps them "
+          "while any FrozenBuffers holds the buffer, and not otherwise",
+          "[fast-kernels]") {
+  llm::Parameters params(9);
+  const double* buffer = params.add("w", noise({65, 33}, 40)).buffer().data();
+  int made = 0;
+  const auto make = [&made] {
+    ++made;
+    return std::shared_ptr<const double[]>(new double[1]{1.0 * made});
+  };
+  const llm::MatrixView w{0, 65, 33, 33, 1}, w_t{0, 33, 65, 1, 33};
+  llm::frozen_panels(buffer, w, make);  // not frozen: made every time
+  llm::frozen_panels(buffer, w, make);
+  CHECK(made == 2);
+  {
+    const llm::FrozenBuffers frozen(params);
+    const auto first = llm::frozen_panels(buffer, w, make);
+    CHECK(made == 3);
+    CHECK(llm::frozen_panels(buffer, w, make) == first);  // kept
+    CHECK(made == 3);
+    llm::frozen_panels(buffer, w_t, make);  // another view: its own
+    CHECK(made == 4);
+    { const llm::FrozenBuffers nested(params); }  // ends; `frozen` holds on
+    CHECK(llm::frozen_panels(buffer, w, make) == first);
+    CHECK(made == 4);
+  }
+  llm::frozen_panels(buffer, w, make);  // thawed: the kept numbers are gone
+  CHECK(made == 5);
+}
+
+TEST_CASE("matmul on frozen weights keeps their panels and gives the "
+          "loop's bits, before and after an update in place",
+          "[fast-kernels]") {
+  const ThreadsReset reset;
+  for (std::size_t threads : {1, 2, 3}) {
+    llm::set_threads(threads);
+    llm::Parameters params(10);
+    params.add("w", noise({65, 33}, 41));
+    params.add("sq", noise({24, 24}, 45));  // W and W^T: same k, n
+    // Right operands that view the two buffers: each whole, transposed,
+    // and a slice at an offset; with the product's left operand.
+    struct Case {
+      Tensor b;
+      Tensor x;
+    };
+    const auto cases = [&] {
+      const Tensor w = params.list()[0].value, sq = params.list()[1].value;
+      return std::vector<Case>{
+          {w, noise({4, 7, 65}, 42)},  // 4 batches meet one w
+          {w.transpose(0, 1), noise({7, 33}, 43)},
+          {sq, noise({9, 24}, 46)},
+          {sq.transpose(0, 1), noise({9, 24}, 47)},
+          {sq.slice(0, 3, 24).slice(1, 1, 23), noise({2, 9, 21}, 48)},
+          {w.slice(1, 8, 33), noise({5, 65}, 49)},
+          // Two halves of sq: the same extents and strides, two offsets.
+          {sq.slice(0, 0, 12), noise({9, 12}, 51)},
+          {sq.slice(0, 12, 24), noise({9, 12}, 52)}};
+    };
+    const auto check = [&] {
+      std::vector<Vec> got(8 * 4), want(8 * 4);
+      // Each case four times, on as many threads as there are: the
+      // first products pack, the others read kept panels (or race).
+      llm::parallel_for(32, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+          const Case c = cases()[i / 4];
+          const Tensor x = c.x.rank() == 2 ? c.x.reshape({1, c.x.shape()[0],
+                                                          c.x.shape()[1]})
+                                           : c.x;
+          const std::size_t m = x.shape()[1], k = x.shape()[2],
+                            n = c.b.shape()[1];
+          const Tensor out = llm::matmul(x, c.b);
+          for (std::size_t t = 0; t < x.shape()[0]; ++t) {
+            const Vec one = walk(out.slice(0, t, t + 1));
+            got[i].insert(got[i].end(), one.begin(), one.end());
+            const Vec loop =
+                matmul_ipj(walk(x.slice(0, t, t + 1)), walk(c.b), m, k, n);
+            want[i].insert(want[i].end(), loop.begin(), loop.end());
+          }
+        }
+      });
+      for (std::size_t i = 0; i < got.size(); ++i) {
+        CHECK(same_bits(got[i], want[i]));
+      }
+    };
+    const Tensor sq = params.list()[1].value;
+    const double* buffer = sq.buffer().data();
+    int made = 0;
+    const auto make = [&made] {
+      ++made;
+      return std::shared_ptr<const double[]>(new double[1]);
+    };
+    {
+      const llm::FrozenBuffers frozen(params);
+      check();
+      // matmul kept the panels of sq^T: asking for them makes nothing.
+      llm::frozen_panels(buffer, {0, 24, 24, 1, 24}, make);
+      CHECK(made == 0);
+    }
+    llm::AdamW opt(params, {.lr = 0.5});
+    opt.step(params, {{"w", noise({65, 33}, 44)}, {"sq", noise({24, 24}, 50)}});
+    REQUIRE(params.list()[1].value.buffer().data() == buffer);  // in place
+    const llm::FrozenBuffers frozen(params);
+    check();  // the updated numbers, not the old panels
   }
 }
 

@@ -598,3 +598,70 @@ TEST_CASE("model_hidden and output_loss give model_forward's loss and every "
   REQUIRE(a.size() > 10);  // the loss and every parameter's gradient
   for (std::size_t i = 0; i < a.size(); ++i) CHECK(same_bits(a[i], b[i]));
 }
+
+namespace {
+
+// One window's gradients of the registry below: p = [3], q = [2].
+std::vector<NamedTensor> window_grads(std::vector<double> p,
+                                      std::vector<double> q) {
+  return {{"p", Tensor(llm::Shape{3}, std::move(p))},
+          {"q", Tensor(llm::Shape{2}, std::move(q))}};
+}
+
+}  // namespace
+
+TEST_CASE("WindowSum adds the windows in window order whatever order they "
+          "are handed in, holds only those that wait, and refuses bad input "
+          "unchanged",
+          "[training]") {
+  Parameters params(1);
+  params.add("p", Tensor(llm::Shape{3}));
+  params.add("q", Tensor(llm::Shape{2}));
+  // Element 0 of p sums to 0 in window order, (1 + 1e16) - 1e16, since
+  // 1 + 1e16 rounds to 1e16 (doubles 2 apart there, ties to even); in
+  // the order handed in below, (-1e16 + 1e16) + 1, it would be 1.
+  const double big = 1e16;
+  REQUIRE(1.0 + big == big);
+  llm::WindowSum sum(4, params);
+  std::vector<NamedTensor> g0 = window_grads({1, 0, 2}, {0.5, 0});
+  std::vector<NamedTensor> g1 = window_grads({big, 1, 3}, {0.25, 1});
+  std::vector<NamedTensor> g2 = window_grads({-big, 2, 4}, {0.125, 2});
+  std::vector<NamedTensor> g3 = window_grads({0, 3, 5}, {0, 3});
+  Tensor kept1 = g1[0].value;  // a handle of our own on window 1's p
+  sum.add(2, std::move(g2));
+  CHECK(sum.waiting() == 1);
+  sum.add(1, std::move(g1));
+  CHECK(sum.waiting() == 2);
+  CHECK(kept1.sole_data() == nullptr);  // window 1 waits: held there too
+
+  // Bad input is refused and changes nothing.
+  CHECK(message_of<llm::IndexError>([&] { sum.add(4, g0); }) ==
+        "WindowSum::add: window 4 of 4");
+  CHECK(message_of<llm::IndexError>([&] { sum.add(2, g0); }) ==
+        "WindowSum::add: window 2 was handed in before");
+  CHECK(message_of<llm::ShapeError>([&] {
+          sum.add(0, {g0[0]});
+        }) == "WindowSum::add: window 0 has 1 gradients, expected 2");
+  CHECK(message_of<llm::ShapeError>([&] {
+          sum.add(0, {g0[0], {"q", Tensor(llm::Shape{3})}});
+        }) ==
+        "WindowSum::add: window 0: the gradient of q is [3], expected [2]");
+  CHECK(message_of<llm::IndexError>([&] { sum.take(); }) ==
+        "WindowSum::take: window 0 of 4 has not been handed in");
+  CHECK(sum.waiting() == 2);
+
+  sum.add(0, std::move(g0));  // windows 0, 1 and 2 are added now
+  CHECK(sum.waiting() == 0);
+  CHECK(kept1.sole_data() != nullptr);  // window 1 added and dropped
+  sum.add(3, std::move(g3));
+  CHECK(sum.waiting() == 0);
+  const std::vector<NamedTensor> total = sum.take();
+  REQUIRE(total.size() == 2);
+  CHECK(total[0].name == "p");
+  CHECK(total[1].name == "q");
+  // By hand, in window order: p = (1 + 1e16) - 1e16 + 0 = 0,
+  // 0 + 1 + 2 + 3 = 6, 2 + 3 + 4 + 5 = 14; q = 0.875 (exact), 6.
+  CHECK(::same_bits(total[0].value.to_vector(), {0.0, 6.0, 14.0}));
+  CHECK(::same_bits(total[1].value.to_vector(), {0.875, 6.0}));
+  CHECK(sum.take().empty());
+}

@@ -374,9 +374,8 @@ TEST_CASE("train_step sums the windows' gradients in window order on 1, 2 "
           "[training]") {
   // A table of 70 x 16 = 1120 elements; five windows add four terms to
   // the first. On 2 and 3 threads a window may finish before an earlier
-  // one and wait to be added; timing decides whether it does, so this
-  // test does not always take that path (the book's 16 windows in
-  // tinyllm-threads and threads-test are more likely to).
+  // one and wait to be added; timing decides whether it does here, and
+  // the WindowSum test below takes that path by construction.
   struct Reset {
     ~Reset() { llm::set_threads(1); }
   } reset;
@@ -597,4 +596,84 @@ TEST_CASE("model_hidden and output_loss give model_forward's loss and every "
   REQUIRE(a.size() == b.size());
   REQUIRE(a.size() > 10);  // the loss and every parameter's gradient
   for (std::size_t i = 0; i < a.size(); ++i) CHECK(same_bits(a[i], b[i]));
+}
+
+namespace {
+
+// One window's gradients of the registry below: p = [3], q = [2].
+std::vector<NamedTensor> window_grads(std::vector<double> p,
+                                      std::vector<double> q) {
+  return {{"p", Tensor(llm::Shape{3}, std::move(p))},
+          {"q", Tensor(llm::Shape{2}, std::move(q))}};
+}
+
+}  // namespace
+
+TEST_CASE("WindowSum adds the windows in window order whatever order they "
+          "are handed in, holds only those that wait, and refuses bad input "
+          "unchanged",
+          "[training]") {
+  Parameters params(1);
+  params.add("p", Tensor(llm::Shape{3}));
+  params.add("q", Tensor(llm::Shape{2}));
+  // Element 0 of p sums to 1 in window order, ((1 + 1e16) - 1e16) + 1,
+  // since 1 + 1e16 rounds to 1e16 (doubles are 2 apart there, and ties
+  // go to the even 1e16); in the order handed in below,
+  // ((-1e16 + 1e16) + 1) + 1, it would be 2, and pairwise,
+  // (1 + 1e16) + (-1e16 + 1), 0. Element 1 of q is -0 in every window:
+  // -0 + -0 is -0, but a sum started from +0 would end at +0.
+  const double big = 1e16;
+  REQUIRE(1.0 + big == big);
+  REQUIRE(-big + 1.0 == -big);
+  CHECK_THROWS_AS(llm::WindowSum(0, params), llm::ConfigError);
+  llm::WindowSum sum(4, params);
+  std::vector<NamedTensor> g0 = window_grads({1, 0, 2}, {0.5, -0.0});
+  std::vector<NamedTensor> g1 = window_grads({big, 1, 3}, {0.25, -0.0});
+  std::vector<NamedTensor> g2 = window_grads({-big, 2, 4}, {0.125, -0.0});
+  std::vector<NamedTensor> g3 = window_grads({1, 3, 5}, {0, -0.0});
+  const Tensor kept0 = g0[0].value;  // our own handle on window 0's p
+  Tensor kept1 = g1[0].value;        // and on window 1's
+  sum.add(2, std::move(g2));
+  CHECK(sum.waiting() == 1);
+  sum.add(1, std::move(g1));
+  CHECK(sum.waiting() == 2);
+  CHECK(kept1.sole_data() == nullptr);  // window 1 waits: held there too
+
+  // Bad input is refused and changes nothing, not even what it was given.
+  CHECK(message_of<llm::IndexError>([&] { sum.add(4, std::move(g0)); }) ==
+        "WindowSum::add: window 4, expected a window below 4");
+  CHECK(message_of<llm::IndexError>([&] { sum.add(2, std::move(g0)); }) ==
+        "WindowSum::add: window 2 was handed in before");
+  CHECK(message_of<llm::ShapeError>([&] {
+          sum.add(0, {g0[0]});
+        }) == "WindowSum::add: window 0: expected 2 gradients, got 1");
+  CHECK(message_of<llm::ShapeError>([&] {
+          sum.add(0, {g0[1], g0[0]});
+        }) == "WindowSum::add: window 0: gradient 0 is named q, expected p");
+  CHECK(message_of<llm::ShapeError>([&] {
+          sum.add(0, {g0[0], {"q", Tensor(llm::Shape{3})}});
+        }) ==
+        "WindowSum::add: window 0: the gradient of q is [3], expected [2]");
+  REQUIRE(g0.size() == 2);  // still ours after the refusals
+  CHECK(message_of<llm::IndexError>([&] { sum.take(); }) ==
+        "WindowSum::take: window 0 of 4 has not been handed in");
+  CHECK(sum.waiting() == 2);
+
+  sum.add(0, std::move(g0));  // windows 0, 1 and 2 are added now
+  CHECK(sum.waiting() == 0);
+  CHECK(kept1.sole_data() != nullptr);  // window 1 added and dropped
+  sum.add(3, std::move(g3));
+  CHECK(sum.waiting() == 0);
+  const std::vector<NamedTensor> total = sum.take();
+  REQUIRE(total.size() == 2);
+  CHECK(total[0].name == "p");
+  CHECK(total[1].name == "q");
+  // By hand, in window order: p = ((1 + 1e16) - 1e16) + 1 = 1,
+  // 0 + 1 + 2 + 3 = 6, 2 + 3 + 4 + 5 = 14; q = 0.875 (exact), -0.
+  CHECK(::same_bits(total[0].value.to_vector(), {1.0, 6.0, 14.0}));
+  CHECK(::same_bits(total[1].value.to_vector(), {0.875, -0.0}));
+  // Window 0's p, which we still hold, was not written: the sum went to
+  // a buffer of its own.
+  CHECK(::same_bits(kept0.to_vector(), {1.0, 0.0, 2.0}));
+  CHECK(sum.take().empty());
 }

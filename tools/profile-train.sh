@@ -46,7 +46,7 @@ groups = [  # the first pattern that matches the symbol names its group
     ("zeroing and copying memory", r"memset|memmove|memcpy|to_vector|contiguous"),
     ("elementwise, rows, gradient sums",
      r"llm::(map|zip|by_rows)\b|silu|sigmoid|llm::(add|sub|mul|div|neg)\("
-     r"|accumulate|batch_gradient\(.*lambda|add_into|WindowSum::add"),
+     r"|accumulate|add_into|WindowSum::add"),
     ("reductions", r"::reduce\b|fold_slabs|llm::max\b|llm::sum\b"),
     ("AdamW and clipping", r"AdamW|global_norm|clip"),
     ("allocation (malloc, free)",

@@ -3,9 +3,10 @@
 # machine. The fast code must give the simple code's bits, so every
 # product and every sum is rounded on its own (-ffp-contract=off: no
 # fused multiply-add) and every exponential is one call to libm's exp.
-# This script makes bench_train three more times, each from a copy of
+# This script makes bench_train four more times, each from a copy of
 # the build's libllm.a in which one or two members are recompiled with
-# flags that break a rule, and times the four programs' steps in one run:
+# flags that break a rule (or, for the control, that do not), and times
+# the five programs' steps in one run:
 #
 #   fused       llm/matmul.cpp with -mfma -ffp-contract=fast: the tile's
 #               products and sums become fused multiply-adds (and the
@@ -19,24 +20,29 @@
 #               unsafe-math options is on, so no sum is reordered and no
 #               NaN or infinity check is dropped
 #   both        the two together
+#   isa         the control: matmul.cpp with -mfma and training.cpp with
+#               -mavx2, the instruction sets the variants above get,
+#               without fusing and without the vector exp: the book's
+#               bits, so that "both" over "isa" is the rules' price alone
 #
 # Every program is linked by one command line, the book's own: each
 # member of the archive exists once. The variants are not linked with
 # -ffast-math, so nothing flushes subnormal numbers to zero. The script
 # checks that each variant has what it claims: no separate multiply or
-# add left in the copy of the tile this processor runs, and output_loss
-# calling libmvec's exp; it fails otherwise.
+# add left in the copy of the tile this processor runs, and both passes
+# of output_loss calling libmvec's exp; it fails otherwise.
 #
 # Each round runs every program once (14 steps; the median of steps 2 to
 # 13), starting one program further on each round so that none always
 # runs first. Printed over the rounds: the median, lowest and highest of
-# each variant's step time over the book's in the same round; whether the
-# variant's results have the book's bits (every step's loss and the
-# parameters' digest); and the largest relative difference of a step's
-# loss from the book's. The batches are random tokens, so the loss stays
-# near log V whatever the parameters are: the difference says that the
-# bits moved, not how far training would drift. Not a test: the times
-# depend on the machine and on what else runs on it.
+# each variant's step time over the book's in the same round, and of
+# both's over the control's; whether each variant's results have the
+# book's bits (every step's loss and the parameters' digest; the script
+# fails if the control's do not); and the largest relative difference of
+# a step's loss from the book's. The batches are random tokens, so the
+# loss stays near log V whatever the parameters are: the difference says
+# that the bits moved, not how far training would drift. Not a test: the
+# times depend on the machine and on what else runs on it.
 #
 # Needs x86-64 with AVX2 and FMA and a GCC build (build/, made by
 # tools/setup.sh if missing). THREADS may exceed the cores.
@@ -102,9 +108,11 @@ program() {
     { cat "$out/link.log" >&2; echo "bench-rules: linking $name failed" >&2; exit 1; }
 }
 
-mkdir -p "$out/objects-fused" "$out/objects-vector-exp"
+mkdir -p "$out/objects-fused" "$out/objects-vector-exp" "$out/objects-isa"
 compile llm/matmul.cpp "$out/objects-fused/matmul.cpp.o" -mfma -ffp-contract=fast
 compile llm/training.cpp "$out/objects-vector-exp/training.cpp.o" -mavx2 -D__FAST_MATH__
+compile llm/matmul.cpp "$out/objects-isa/matmul.cpp.o" -mfma
+compile llm/training.cpp "$out/objects-isa/training.cpp.o" -mavx2
 
 # The copy of the tile this processor runs: AVX-512's if it has it.
 clone=avx2
@@ -113,17 +121,20 @@ tile=$(objdump -d --no-show-raw-insn "$out/objects-fused/matmul.cpp.o" |
   awk -v c="$clone" '$0 ~ "matmul_tile.*\\." c "\\]?>:$" { p = 1; next } /^$/ { p = 0 } p')
 grep -q vfmadd <<< "$tile" && ! grep -q 'vmulpd\|vaddpd' <<< "$tile" ||
   { echo "bench-rules: the fused build's $clone tile is not all fused multiply-adds" >&2; exit 1; }
-loss=$(objdump -dr --no-show-raw-insn -C "$out/objects-vector-exp/training.cpp.o" |
-  awk '/^[0-9a-f]+ <llm::output_loss/ { p = 1; next } /^$/ { p = 0 } p')
-grep -q '_ZGVdN4v_exp' <<< "$loss" ||
-  { echo "bench-rules: the vector-exp build's output_loss does not call libmvec's exp" >&2; exit 1; }
+# output_loss's forward pass (row_stats inlined) and its backward lambda.
+callers=$(objdump -dr --no-show-raw-insn -C "$out/objects-vector-exp/training.cpp.o" |
+  awk '/^[0-9a-f]+ <.*>:$/ { f = $0 } /_ZGVdN4v_exp/ && f ~ /<llm::output_loss/ { print f }' |
+  sort -u | wc -l)
+((callers == 2)) ||
+  { echo "bench-rules: libmvec's exp is called in $callers of output_loss's two passes, expected both" >&2; exit 1; }
 
 program book
 program fused "$out/objects-fused/matmul.cpp.o"
 program vector-exp "$out/objects-vector-exp/training.cpp.o"
 program both "$out/objects-fused/matmul.cpp.o" "$out/objects-vector-exp/training.cpp.o"
+program isa "$out/objects-isa/matmul.cpp.o" "$out/objects-isa/training.cpp.o"
 
-names=(book fused vector-exp both)
+names=(book fused vector-exp both isa)
 # The median of a run's steps 2 .. 13 (the mean of the middle two).
 median() {
   awk '$1 == "step" && $2 >= 2 { print $3 }' "$1" | sort -g |
@@ -168,6 +179,11 @@ for name in names[1:]:
     diff = max(abs(a - b) / abs(b) for a, b in zip(losses, book_losses))
     print("%-11s %7.3f %7.3f %7.3f  %-9s %.1e" % (
         name, statistics.median(q), q[0], q[-1], "yes" if same else "no", diff))
+if run("isa") != (book_losses, book_digest):
+    sys.exit("bench-rules: the control (isa) does not have the book's bits")
+q = sorted(times["both"][r] / times["isa"][r] for r in book)
+print("%-11s %7.3f %7.3f %7.3f  (the rules' price: both over the control)" % (
+    "both / isa", statistics.median(q), q[0], q[-1]))
 print("time: the variant's step over the book's, same round; loss difference:"
       " relative, largest over the 14 steps")
 PY

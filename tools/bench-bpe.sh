@@ -13,7 +13,8 @@ reps=${1:-3}
 source tools/install-missing.sh
 install_missing bench-bpe time  # /usr/bin/time
 [[ -f build/build.ninja ]] || tools/setup.sh
-cmake --build build --target bench_bpe corpus > /dev/null
+source tools/build-targets.sh
+build_targets bench-bpe bench_bpe corpus
 corpus=build/corpus/kjv.txt
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

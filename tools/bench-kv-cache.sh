@@ -16,7 +16,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 reps=${1:-5}
 [[ -f build/build.ninja ]] || tools/setup.sh
-cmake --build build --target bench_kv_cache > /dev/null
+source tools/build-targets.sh
+build_targets bench-kv-cache bench_kv_cache
 out=$(build/tools/bench_kv_cache "$reps")
 get() { awk -v k="$1" -v f="$2" '$1 == k { print $f }' <<< "$out"; }
 echo "64 tokens, median of $reps runs per position, summed (seconds)"

@@ -9,5 +9,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [[ -f build/build.ninja ]] || tools/setup.sh
-cmake --build build --target bench_matmul > /dev/null
+source tools/build-targets.sh
+build_targets bench-matmul bench_matmul
 build/tools/bench_matmul "${1:-5}"

@@ -28,8 +28,8 @@ fi
 [[ -f build/build.ninja ]] || tools/setup.sh
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
-cmake --build build --target bench_peak > "$out" 2>&1 ||
-  { cat "$out" >&2; echo "bench-peak: building bench_peak failed" >&2; exit 1; }
+source tools/build-targets.sh
+build_targets bench-peak bench_peak
 build/tools/bench_peak "$reps" | tee "$out"
 
 # The peaks this run measured (GFLOP/s), for OpenBLAS's fractions.

@@ -63,8 +63,8 @@ rounds=${1:-8} threads=${2:-1}
 [[ -f build/build.ninja ]] || tools/setup.sh
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-cmake --build build --target bench_train > "$out/build.log" 2>&1 ||
-  { cat "$out/build.log" >&2; echo "bench-rules: building bench_train failed" >&2; exit 1; }
+source tools/build-targets.sh
+build_targets bench-rules bench_train
 cxx=$(sed -n 's/^CMAKE_CXX_COMPILER:FILEPATH=//p' build/CMakeCache.txt)
 macros=$("$cxx" -dM -E -x c++ /dev/null)
 grep -q '__GNUC__' <<< "$macros" && ! grep -q '__clang__' <<< "$macros" ||

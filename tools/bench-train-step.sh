@@ -29,7 +29,8 @@ openblas_core "$openblas"
 echo "$openblas_note"
 
 [[ -f build/build.ninja ]] || tools/setup.sh
-cmake --build build --target bench_train_step > /dev/null
+source tools/build-targets.sh
+build_targets bench-train-step bench_train_step
 book=build/tools/bench_train_step
 
 out=$(mktemp -d)

@@ -65,7 +65,8 @@ openblas_core "$openblas/libopenblas.so.0"
 # The book as it is now, and as it was at BEFORE, built in a worktree
 # of its own (kept under build-bench/ for the next run).
 [[ -f build/build.ninja ]] || tools/setup.sh
-cmake --build build --target bench_train > /dev/null
+source tools/build-targets.sh
+build_targets bench-train bench_train
 source tools/bench-before.sh
 
 out=$(mktemp -d)

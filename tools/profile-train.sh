@@ -24,7 +24,8 @@ steps=${1:-12} threads=${2:-1}
 command -v perf > /dev/null ||
   { echo "profile-train: perf is missing (apt-get install linux-perf)" >&2; exit 1; }
 [[ -f build/build.ninja ]] || tools/setup.sh
-cmake --build build --target bench_train > /dev/null
+source tools/build-targets.sh
+build_targets profile-train bench_train
 source tools/bench-before.sh
 
 out=$(mktemp -d)

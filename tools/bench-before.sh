@@ -27,5 +27,6 @@ if [[ ! -f $before_build/build.ninja ]]; then
     -DCMAKE_BUILD_TYPE=RelWithDebInfo > /dev/null
 fi
 echo "building bench_train at $before_sha (before) ..." >&2
-cmake --build "$before_build" --target bench_train > /dev/null
+source tools/build-targets.sh
+build_targets_in "$before_build" "bench_train at $before_sha" bench_train
 before_bin=$before_build/tools/bench_train

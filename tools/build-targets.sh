@@ -1,19 +1,22 @@
 # Sourced by the benchmark scripts:
-#   build_targets WHO TARGET...
-# builds TARGETs in build/ without printing the build's progress; if the
-# build fails, prints its output and "WHO: building TARGET... failed" on
-# standard error and exits 1 (the build's compilers write their errors
-# on standard output, so sending it to /dev/null would hide them).
-build_targets() {
-  local who=$1
-  shift
-  local log
-  log=$(mktemp)
-  if ! cmake --build build --target "$@" > "$log" 2>&1; then
-    cat "$log" >&2
-    rm -f "$log"
+#   build_targets WHO TARGET...          builds TARGETs in build/
+#   build_targets_in DIR WHO TARGET...   builds TARGETs in the build tree DIR
+# without printing the build's progress. If the build fails, prints its
+# output and "WHO: building TARGET... failed" on standard error and exits
+# 1 (Ninja prints a failed command's output, the compiler's errors
+# included, on its standard output, so sending that to /dev/null would
+# hide them). The output is held in a variable, not a file, so an
+# interrupted build leaves nothing behind and the caller's traps stay
+# its own.
+build_targets_in() {
+  local dir=$1 who=$2 output
+  shift 2
+  if ! output=$(cmake --build "$dir" --target "$@" 2>&1); then
+    printf '%s\n' "$output" >&2
     echo "$who: building $* failed" >&2
     exit 1
   fi
-  rm -f "$log"
+}
+build_targets() {
+  build_targets_in build "$@"
 }
